@@ -1,0 +1,141 @@
+package shamir
+
+// This file holds the field GF(2^8) and the engine built on it: every
+// operation of the package is a matrix of public field constants applied to
+// rows of secret bytes, and matrix.apply is the only loop over those bytes.
+
+// The field is GF(2)[x]/(x^8+x^4+x^3+x+1), the representation used by AES and
+// by Vault's shamir package: a byte's bit i is the coefficient of x^i.
+const poly = 0x1b // x^8 reduced: x^4+x^3+x+1
+
+// gfMul returns a·b. It runs in constant time: eight rounds of shift, mask and
+// XOR, with the bits of b and the carries of a turned into masks instead of
+// branches, and no memory lookups.
+func gfMul(a, b byte) byte {
+	var r byte
+	for range 8 {
+		r ^= a & -(b & 1) // add a when b's low bit is set
+		b >>= 1
+		a = a<<1 ^ poly&-(a>>7) // a·x, reduced when x^8 appears
+	}
+	return r
+}
+
+// gfInv returns the inverse of a, and 0 for 0. The multiplicative group has
+// order 255, so a^-1 = a^254; the addition chain below is fixed, so the time
+// does not depend on a.
+func gfInv(a byte) byte {
+	a2 := gfMul(a, a)     // a^2
+	a3 := gfMul(a2, a)    // a^3
+	a6 := gfMul(a3, a3)   // a^6
+	a12 := gfMul(a6, a6)  // a^12
+	a15 := gfMul(a12, a3) // a^15
+	a30 := gfMul(a15, a15)
+	a60 := gfMul(a30, a30)
+	a120 := gfMul(a60, a60)
+	a240 := gfMul(a120, a120)
+	a252 := gfMul(a240, a12)
+	return gfMul(a252, a2) // a^254
+}
+
+// A kernel is one implementation of the engine's hot loop. Each kernel works
+// from its own expansion of the matrix coefficients (nibble tables, affine
+// matrices, ...), which only depends on the public coefficients.
+type kernel struct {
+	name string
+
+	// tableSize is the number of bytes expand writes for one coefficient.
+	tableSize int
+	// expand writes the kernel's form of the coefficient c to tab[:tableSize].
+	expand func(tab []byte, c byte)
+
+	// maxOut is the largest number of output rows one call to mulRows
+	// accepts, and width the granule of its lengths: mulRows is only called
+	// with n a multiple of width.
+	maxOut, width int
+
+	// mulRows computes, for every output row r and every column k in
+	// [off, off+n),
+	//
+	//	outs[r][k] = Σ_j c(r, j)·ins[j][k]    (xor == false)
+	//	outs[r][k] ^= Σ_j c(r, j)·ins[j][k]   (xor == true)
+	//
+	// where the expansion of c(r, j) is tab[(r*len(ins)+j)*tableSize:]. All
+	// rows have at least off+n bytes, no output row overlaps an input row, and
+	// len(ins) >= 1.
+	mulRows func(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+}
+
+// blockSize is the number of columns the engine processes at a time: the
+// output rows of a block and the block of the current input row stay in the
+// first-level cache while every input row is folded into them.
+const blockSize = 16 << 10
+
+// active is the kernel the package uses: the best one this CPU can run.
+var active = kernels()[0]
+
+// kernels returns the kernels this CPU can run, best first. The portable
+// kernel is always last.
+func kernels() []*kernel {
+	return append(archKernels(), genericKernel)
+}
+
+// A matrix is a rows×cols matrix of public field constants, expanded for a
+// kernel. It is immutable once built and may be used concurrently.
+type matrix struct {
+	rows, cols int
+	k          *kernel
+	tab        []byte // k's expansion, row-major
+	gtab       []byte // the portable expansion, for columns k cannot take
+}
+
+// newMatrix expands the row-major coefficients coef for the kernel k.
+func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
+	m := &matrix{rows: rows, cols: cols, k: k}
+	m.gtab = expandAll(genericKernel, coef)
+	if k == genericKernel {
+		m.tab = m.gtab
+	} else {
+		m.tab = expandAll(k, coef)
+	}
+	return m
+}
+
+func expandAll(k *kernel, coef []byte) []byte {
+	tab := make([]byte, len(coef)*k.tableSize)
+	for i, c := range coef {
+		k.expand(tab[i*k.tableSize:], c)
+	}
+	return tab
+}
+
+// apply computes outs = M·ins (or outs ^= M·ins when xor is set) over the
+// columns [off, off+n) of every row. len(ins) must be m.cols and len(outs)
+// m.rows, and no output row may overlap an input row.
+func (m *matrix) apply(ins, outs [][]byte, off, n int, xor bool) {
+	for n > 0 {
+		bn := min(n, blockSize)
+		m.block(ins, outs, off, bn, xor)
+		off += bn
+		n -= bn
+	}
+}
+
+// block applies m to one block of columns. The kernel takes the largest
+// multiple of its width; the portable kernel takes the few columns left, so
+// every length works on every kernel.
+func (m *matrix) block(ins, outs [][]byte, off, n int, xor bool) {
+	k := m.k
+	vn := n - n%k.width
+	step := k.maxOut
+	for r := 0; r < len(outs); r += step {
+		re := min(r+step, len(outs))
+		if vn > 0 {
+			k.mulRows(m.tab[r*m.cols*k.tableSize:re*m.cols*k.tableSize], ins, outs[r:re], off, vn, xor)
+		}
+		if vn < n {
+			g := genericKernel.tableSize
+			genericKernel.mulRows(m.gtab[r*m.cols*g:re*m.cols*g], ins, outs[r:re], off+vn, n-vn, xor)
+		}
+	}
+}

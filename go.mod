@@ -1,0 +1,5 @@
+module github.com/gf256/shamir
+
+go 1.25.0
+
+require golang.org/x/sys v0.47.0

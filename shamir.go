@@ -1,0 +1,278 @@
+package shamir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ShareOverhead is the number of bytes a share made by Split has beyond the
+// secret: the x coordinate, stored after the y bytes.
+const ShareOverhead = 1
+
+// Errors returned by Split and Combine. They are compared with errors.Is; the
+// conditions are those under which Vault's shamir package fails, plus ErrZeroX.
+var (
+	ErrPartsBelowThreshold = errors.New("shamir: parts cannot be less than threshold")
+	ErrTooManyParts        = errors.New("shamir: parts cannot exceed 255")
+	ErrThresholdTooSmall   = errors.New("shamir: threshold must be at least 2")
+	ErrThresholdTooLarge   = errors.New("shamir: threshold cannot exceed 255")
+	ErrEmptySecret         = errors.New("shamir: cannot split an empty secret")
+
+	ErrTooFewParts    = errors.New("shamir: less than two parts cannot be used to reconstruct the secret")
+	ErrPartTooShort   = errors.New("shamir: parts must be at least two bytes")
+	ErrLengthMismatch = errors.New("shamir: all parts must be the same length")
+	ErrDuplicatePart  = errors.New("shamir: duplicate part detected")
+	// ErrZeroX reports a part whose x coordinate is 0. Such a part cannot
+	// come from Split (its y bytes would be the secret itself); Vault's
+	// package accepts it, this one refuses it.
+	ErrZeroX = errors.New("shamir: part has x coordinate 0")
+)
+
+// Split splits secret into parts shares, any threshold of which reconstruct
+// it with Combine; fewer reveal nothing about it. Each share is
+// len(secret)+ShareOverhead bytes: a y byte for each byte of the secret, then
+// the share's x coordinate. The x coordinates are distinct and uniformly
+// random in 1…255; every byte of the secret gets its own polynomial of degree
+// threshold-1 with uniformly random coefficients.
+//
+// It requires 2 <= threshold <= parts <= 255 and a non-empty secret, and uses
+// the package's AES-256-CTR generator keyed from crypto/rand. The shares are
+// byte-compatible with github.com/hashicorp/vault/shamir in both directions.
+func Split(secret []byte, parts, threshold int) ([][]byte, error) {
+	return split(secret, parts, threshold, newRandom())
+}
+
+func checkSplit(secret []byte, parts, threshold int) error {
+	// The order is Vault's, so that both packages name the same problem.
+	switch {
+	case parts < threshold:
+		return ErrPartsBelowThreshold
+	case parts > 255:
+		return ErrTooManyParts
+	case threshold < 2:
+		return ErrThresholdTooSmall
+	case threshold > 255:
+		return ErrThresholdTooLarge
+	case len(secret) == 0:
+		return ErrEmptySecret
+	}
+	return nil
+}
+
+// split is Split with the randomness drawn from rng, which tests make
+// deterministic.
+//
+// A uniformly random polynomial p of degree < t with p(0) = s is determined
+// by its values at any t−1 further points, and those values are uniform and
+// independent exactly when the coefficients are (the map between them is a
+// bijection). So there are two ways to make the shares, with the same
+// distribution:
+//
+//   - evaluate: draw the t−1 coefficients and evaluate p at all n x
+//     coordinates, n·(t−1) multiply-adds per byte;
+//   - interpolate: draw the first t−1 shares' y bytes directly and compute
+//     the other n−t+1 shares by Lagrange interpolation through those and
+//     (0, s), (n−t+1)·t multiply-adds per byte and no scratch.
+//
+// split takes the cheaper. Either way it is one matrix applied to the rows
+// [s, r_1, …, r_{t−1}], one block at a time, drawing the random rows of a
+// block just before it is used.
+func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error) {
+	if err := checkSplit(secret, parts, threshold); err != nil {
+		return nil, err
+	}
+	xs, err := randomXs(rng, parts)
+	if err != nil {
+		return nil, err
+	}
+	n, t := len(secret), threshold
+
+	stride := n + ShareOverhead
+	buf := make([]byte, parts*stride)
+	shares := make([][]byte, parts)
+	for i := range shares {
+		shares[i] = buf[i*stride : (i+1)*stride : (i+1)*stride]
+		shares[i][n] = xs[i]
+	}
+
+	var (
+		m       *matrix
+		outRows [][]byte // the shares the matrix computes
+		random  [][]byte // where the random rows of each block live: nil for the shares themselves
+		scratch []byte
+	)
+	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
+		known := append([]byte{0}, xs[:t-1]...)
+		m = newMatrix(active, lagrange(known, xs[t-1:]), parts-t+1, t)
+		outRows = shares[t-1:]
+	} else {
+		m = newMatrix(active, vandermonde(xs, t), parts, t)
+		outRows = shares
+		scratch = make([]byte, (t-1)*min(n, blockSize))
+		defer clear(scratch) // coefficients and one share give away the secret
+		random = make([][]byte, t-1)
+	}
+
+	ins := make([][]byte, t)
+	outs := make([][]byte, len(outRows))
+	for off := 0; off < n; off += blockSize {
+		bn := min(blockSize, n-off)
+		ins[0] = secret[off : off+bn]
+		for j := 1; j < t; j++ {
+			if random == nil {
+				ins[j] = shares[j-1][off : off+bn]
+			} else {
+				ins[j] = scratch[(j-1)*bn : j*bn]
+			}
+			if _, err := io.ReadFull(rng, ins[j]); err != nil {
+				return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+			}
+		}
+		for i, s := range outRows {
+			outs[i] = s[off : off+bn]
+		}
+		m.apply(ins, outs, 0, bn, false)
+	}
+	return shares, nil
+}
+
+// randomXs returns parts distinct x coordinates, uniform over 1…255: the
+// first parts entries of a Fisher–Yates shuffle of 1…255, with each index
+// drawn by rejection sampling, so there is no modulo bias. The x coordinates
+// are public, so the data-dependent loop is no leak.
+func randomXs(rng io.Reader, parts int) ([]byte, error) {
+	var perm [255]byte
+	for i := range perm {
+		perm[i] = byte(i + 1)
+	}
+	var buf [64]byte
+	pos := len(buf)
+	for i := range parts {
+		k := len(perm) - i   // draw j uniformly from [i, 255)
+		limit := 256 - 256%k // the largest multiple of k that fits a byte
+		for {
+			if pos == len(buf) {
+				if _, err := io.ReadFull(rng, buf[:]); err != nil {
+					return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+				}
+				pos = 0
+			}
+			b := int(buf[pos])
+			pos++
+			if b < limit {
+				j := i + b%k
+				perm[i], perm[j] = perm[j], perm[i]
+				break
+			}
+		}
+	}
+	return append([]byte(nil), perm[:parts]...), nil
+}
+
+// vandermonde returns the len(xs)×t matrix whose row i is 1, x_i, …, x_i^(t−1):
+// it maps a polynomial's coefficients to its values at xs.
+func vandermonde(xs []byte, t int) []byte {
+	m := make([]byte, len(xs)*t)
+	for i, x := range xs {
+		p := byte(1)
+		for j := range t {
+			m[i*t+j] = p
+			p = gfMul(p, x)
+		}
+	}
+	return m
+}
+
+// lagrange returns the len(targets)×len(known) matrix that maps the values of
+// a polynomial of degree < len(known) at the distinct points known to its
+// values at targets, none of which may be in known:
+//
+//	L[i][j] = Π_{m≠j} (targets[i] − known[m]) / (known[j] − known[m])
+//	        = N_i / ((targets[i] − known[j]) · D_j)
+//
+// with N_i = Π_m (targets[i] − known[m]) and D_j = Π_{m≠j} (known[j] − known[m]);
+// in GF(2^8), subtraction is XOR. All the points are public.
+func lagrange(known, targets []byte) []byte {
+	t := len(known)
+	invD := make([]byte, t)
+	for j, xj := range known {
+		d := byte(1)
+		for m, xm := range known {
+			if m != j {
+				d = gfMul(d, xj^xm)
+			}
+		}
+		invD[j] = gfInv(d)
+	}
+	out := make([]byte, len(targets)*t)
+	for i, x := range targets {
+		num := byte(1)
+		for _, xm := range known {
+			num = gfMul(num, x^xm)
+		}
+		for j, xj := range known {
+			out[i*t+j] = gfMul(num, gfMul(gfInv(x^xj), invD[j]))
+		}
+	}
+	return out
+}
+
+// lagrangeAtZero returns the weights w_j with p(0) = Σ_j w_j·p(xs[j]) for
+// every polynomial p of degree < len(xs): L_j(0) = Π_{m≠j} x_m / (x_j − x_m).
+// The x coordinates must be distinct and non-zero.
+func lagrangeAtZero(xs []byte) []byte {
+	w := make([]byte, len(xs))
+	for j, xj := range xs {
+		num, den := byte(1), byte(1)
+		for m, xm := range xs {
+			if m != j {
+				num = gfMul(num, xm)
+				den = gfMul(den, xj^xm)
+			}
+		}
+		w[j] = gfMul(num, gfInv(den))
+	}
+	return w
+}
+
+// Combine reconstructs a secret from shares made by Split (or by Vault's
+// shamir package). All parts must have the same length, at least two bytes,
+// and distinct, non-zero x coordinates (their last byte).
+//
+// Combine cannot know the threshold: given fewer parts than the threshold,
+// or a part that was altered, it returns a wrong secret without error. Use
+// Verify to check parts that may be damaged.
+func Combine(parts [][]byte) ([]byte, error) {
+	if len(parts) < 2 {
+		return nil, ErrTooFewParts
+	}
+	size := len(parts[0])
+	if size < 2 {
+		return nil, ErrPartTooShort
+	}
+	for _, p := range parts[1:] {
+		if len(p) != size {
+			return nil, ErrLengthMismatch
+		}
+	}
+	n := size - ShareOverhead
+	var seen [256]bool
+	xs := make([]byte, len(parts))
+	ys := make([][]byte, len(parts))
+	for i, p := range parts {
+		x := p[n]
+		if seen[x] {
+			return nil, ErrDuplicatePart
+		}
+		if x == 0 {
+			return nil, ErrZeroX
+		}
+		seen[x] = true
+		xs[i], ys[i] = x, p[:n]
+	}
+	secret := make([]byte, n)
+	m := newMatrix(active, lagrangeAtZero(xs), 1, len(parts))
+	m.apply(ys, [][]byte{secret}, 0, n, false)
+	return secret, nil
+}

@@ -131,6 +131,9 @@ func (m *matrix) block(ins, outs [][]byte, off, n int, xor bool) {
 	for r := 0; r < len(outs); r += step {
 		re := min(r+step, len(outs))
 		if vn > 0 {
+			if k != genericKernel {
+				raceRows(ins, outs[r:re], off, vn)
+			}
 			k.mulRows(m.tab[r*m.cols*k.tableSize:re*m.cols*k.tableSize], ins, outs[r:re], off, vn, xor)
 		}
 		if vn < n {

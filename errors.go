@@ -1,0 +1,52 @@
+package shamir
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrBadShares is matched (errors.Is) by every *BadSharesError.
+var ErrBadShares = errors.New("shamir: bad shares")
+
+// A BadSharesError reports shares that were found damaged, truncated,
+// duplicated, inconsistent with the others or from another split. Get it with
+// errors.As to learn which shares to replace.
+type BadSharesError struct {
+	// Positions lists, in increasing order, the indexes into the caller's
+	// argument of the shares found bad. It is empty when the shares are known
+	// to be inconsistent but there is not enough redundancy to tell which
+	// are wrong.
+	Positions []int
+	// Err, when not nil, says more: for example the reason the shares could
+	// not be used.
+	Err error
+}
+
+func (e *BadSharesError) Error() string {
+	var b strings.Builder
+	if len(e.Positions) == 0 {
+		b.WriteString("shamir: shares are inconsistent; which are bad cannot be told")
+	} else {
+		b.WriteString("shamir: bad shares at positions ")
+		for i, p := range e.Positions {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprint(&b, p)
+		}
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap makes errors.Is match ErrBadShares and e.Err.
+func (e *BadSharesError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrBadShares}
+	}
+	return []error{ErrBadShares, e.Err}
+}

@@ -19,4 +19,4 @@ func raceRows(ins, outs [][]byte, off, n int) {
 	}
 }
 
-func unsafeAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+func unsafeAddr(b []byte) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }

@@ -23,6 +23,7 @@
 //	R0	tab: the tables of row 0, input 0
 //	R1	ins: the slice headers of the input rows (24 bytes each)
 //	R2	len(ins)
+//	R3	outs: the slice headers of the output rows (only read on entry)
 //	R4	N = len(outs), 1…4
 //	R5	the current column: off plus the columns done so far
 //	R6	the columns left, a multiple of 16

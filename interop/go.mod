@@ -1,0 +1,12 @@
+module github.com/gf256/shamir/interop
+
+go 1.25.3
+
+require (
+	github.com/gf256/shamir v0.0.0
+	github.com/hashicorp/vault v1.21.4
+)
+
+require golang.org/x/sys v0.47.0 // indirect
+
+replace github.com/gf256/shamir => ../

@@ -8,16 +8,19 @@ import "encoding/binary"
 // the last few columns of every row for the vector kernels.
 //
 // Multiplying by a constant c is linear over GF(2): if byte b has bits
-// b_0…b_7, then c·b = Σ_i b_i·(c·x^i). So with T_i the byte c·x^i copied into
-// all eight lanes, and mask_i(w) the word with 0xff in the lanes whose bit i is
-// set, c·w = XOR over i of (mask_i(w) & T_i), lane by lane.
+// b_0…b_7, then c·b = Σ_i b_i·(c·x^i). In a word w, (w>>i) & 0x0101…01 holds
+// bit i of every byte in that byte's lowest bit; multiplying it by the byte
+// c·x^i puts c·x^i exactly in the bytes whose bit i is set (each lane's
+// product is at most 255, so nothing carries into the next lane). XORing the
+// eight products gives c·w lane by lane.
 //
-// Constant time: the data only ever passes through shifts, ANDs, subtractions
-// and XORs, which take the same time for every value on every CPU Go runs on,
-// and it never forms an address or a branch condition. (Multiplying the 0/1
-// lanes by 0xff would be shorter, but multiplication is not constant time on
-// every CPU a purego build may meet.) The table T depends on c alone, which is
-// public: an x coordinate or a matrix coefficient.
+// Constant time: the data only passes through shifts, ANDs, XORs and 64-bit
+// multiplications by public constants. Go's own cryptography (the generic
+// field arithmetic of crypto/internal/fips140/edwards25519 and of Poly1305)
+// relies on 64-bit multiplication taking the same time for all operands on
+// the CPUs Go supports, and this kernel relies on the same. The data never
+// forms an address or a branch condition; the table depends on c alone,
+// which is public: an x coordinate or a matrix coefficient.
 
 var genericKernel = &kernel{
 	name:      "generic",
@@ -38,45 +41,30 @@ func expandGeneric(tab []byte, c byte) {
 
 const lanes = 0x0101010101010101 // 1 in every byte lane
 
-// swarTable is the expansion T_0…T_7 of a coefficient, broadcast to all lanes.
-type swarTable [8]uint64
-
-func loadSWAR(tab []byte) *swarTable {
-	var t swarTable
-	for i := range t {
-		t[i] = uint64(tab[i]) * lanes
-	}
-	return &t
-}
-
-// mul returns c·w for the eight bytes of w.
-func (t *swarTable) mul(w uint64) uint64 {
-	var p uint64
-	for i := range 8 {
-		b := w >> i & lanes    // bit i of each lane, moved to the lane's bit 0
-		p ^= (b<<8 - b) & t[i] // b<<8 - b is 0xff in the lanes where b is 1
-	}
-	return p
-}
-
 func mulRowsGeneric(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
 	for r, out := range outs {
 		out = out[off : off+n]
 		for j, in := range ins {
-			t := loadSWAR(tab[(r*len(ins)+j)*8:])
-			t.mulSlice(in[off:off+n], out, xor || j > 0)
+			mulSliceGeneric(tab[(r*len(ins)+j)*8:], in[off:off+n], out, xor || j > 0)
 		}
 	}
 }
 
-// mulSlice sets out = c·in, or out ^= c·in when add is set. len(out) must be
-// at least len(in).
-func (t *swarTable) mulSlice(in, out []byte, add bool) {
+// mulSliceGeneric sets out = c·in, or out ^= c·in when add is set, where
+// tab[:8] is c's expansion. len(out) must be at least len(in).
+func mulSliceGeneric(tab, in, out []byte, add bool) {
 	le := binary.LittleEndian
+	tab = tab[:8]
+	t0, t1, t2, t3 := uint64(tab[0]), uint64(tab[1]), uint64(tab[2]), uint64(tab[3])
+	t4, t5, t6, t7 := uint64(tab[4]), uint64(tab[5]), uint64(tab[6]), uint64(tab[7])
+	mul := func(w uint64) uint64 {
+		return (w&lanes)*t0 ^ (w>>1&lanes)*t1 ^ (w>>2&lanes)*t2 ^ (w>>3&lanes)*t3 ^
+			(w>>4&lanes)*t4 ^ (w>>5&lanes)*t5 ^ (w>>6&lanes)*t6 ^ (w>>7&lanes)*t7
+	}
 	n := len(in) &^ 7
 	out = out[:len(in)]
 	for i := 0; i < n; i += 8 {
-		p := t.mul(le.Uint64(in[i:]))
+		p := mul(le.Uint64(in[i:]))
 		if add {
 			p ^= le.Uint64(out[i:])
 		}
@@ -86,7 +74,7 @@ func (t *swarTable) mulSlice(in, out []byte, add bool) {
 		var w, o [8]byte
 		copy(w[:], in[n:])
 		copy(o[:], out[n:])
-		p := t.mul(le.Uint64(w[:]))
+		p := mul(le.Uint64(w[:]))
 		if add {
 			p ^= le.Uint64(o[:])
 		}

@@ -1,0 +1,173 @@
+package interop
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"fmt"
+	"testing"
+
+	"github.com/gf256/shamir"
+	vault "github.com/hashicorp/vault/shamir"
+	"github.com/klauspost/reedsolomon"
+)
+
+// The benchmarks name the implementation second, so that benchstat and a
+// reader see ours and Vault's side by side:
+//
+//	BenchmarkSplit/gf256/1MiB_n5_t3
+//	BenchmarkSplit/vault/1MiB_n5_t3
+type benchCase struct {
+	size             int
+	parts, threshold int
+	vault            bool // Vault's package is measured too
+}
+
+func (c benchCase) name() string {
+	return fmt.Sprintf("%s_n%d_t%d", sizeName(c.size), c.parts, c.threshold)
+}
+
+func sizeName(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+func benchCases() []benchCase {
+	var cs []benchCase
+	for _, size := range []int{32, 1 << 10, 1 << 20, 16 << 20} {
+		for _, s := range []scheme{{5, 3}, {5, 2}, {10, 10}} {
+			cs = append(cs, benchCase{size, s.parts, s.threshold, size <= 1<<20})
+		}
+	}
+	return append(cs, benchCase{32, 255, 255, true})
+}
+
+type splitFunc func([]byte, int, int) ([][]byte, error)
+
+func BenchmarkSplit(b *testing.B) {
+	impls := []struct {
+		name  string
+		split splitFunc
+	}{{"gf256", shamir.Split}, {"vault", vault.Split}}
+	for _, c := range benchCases() {
+		for _, impl := range impls {
+			if impl.name == "vault" && !c.vault {
+				continue
+			}
+			b.Run(impl.name+"/"+c.name(), func(b *testing.B) {
+				secret := make([]byte, c.size)
+				b.SetBytes(int64(c.size))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := impl.split(secret, c.parts, c.threshold); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkCombine(b *testing.B) {
+	impls := []struct {
+		name    string
+		combine func([][]byte) ([]byte, error)
+	}{{"gf256", shamir.Combine}, {"vault", vault.Combine}}
+	for _, c := range benchCases() {
+		for _, impl := range impls {
+			if impl.name == "vault" && !c.vault {
+				continue
+			}
+			b.Run(impl.name+"/"+c.name(), func(b *testing.B) {
+				shares, err := shamir.Split(make([]byte, c.size), c.parts, c.threshold)
+				if err != nil {
+					b.Fatal(err)
+				}
+				shares = shares[:c.threshold]
+				b.SetBytes(int64(c.size))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := impl.combine(shares); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkParity measures the multiply-add work of Combine with threshold t
+// in a form klauspost/reedsolomon also computes: one output row from t input
+// rows of 1 MiB. gf256's Combine is the same work plus the Lagrange weights.
+func BenchmarkParity(b *testing.B) {
+	const size = 1 << 20
+	for _, t := range []int{3, 10} {
+		b.Run(fmt.Sprintf("klauspost/%dx1MiB_1", t), func(b *testing.B) {
+			enc, err := reedsolomon.New(t, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			shards := make([][]byte, t+1)
+			for i := range shards {
+				shards[i] = make([]byte, size)
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := enc.Encode(shards); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("gf256/%dx1MiB_1", t), func(b *testing.B) {
+			shares, err := shamir.Split(make([]byte, size), t, t)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := shamir.Combine(shares); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSplitFloor measures what Split of 1 MiB with (5,3) cannot avoid:
+// (threshold-1)·1 MiB of AES-256-CTR keystream for the random rows, and the
+// multiply-adds of interpolation, (parts-threshold+1)·threshold row products,
+// here at klauspost/reedsolomon's speed (3 data rows into 3 parity rows).
+func BenchmarkSplitFloor(b *testing.B) {
+	const size = 1 << 20
+	b.Run("aes256ctr/2MiB", func(b *testing.B) {
+		block, _ := aes.NewCipher(make([]byte, 32))
+		ctr := cipher.NewCTR(block, make([]byte, 16))
+		buf := make([]byte, 2*size)
+		b.SetBytes(size) // per byte of secret
+		for b.Loop() {
+			ctr.XORKeyStream(buf, buf)
+		}
+	})
+	b.Run("klauspost/3x1MiB_3", func(b *testing.B) {
+		enc, err := reedsolomon.New(3, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		shards := make([][]byte, 6)
+		for i := range shards {
+			shards[i] = make([]byte, size)
+		}
+		b.SetBytes(size)
+		for b.Loop() {
+			if err := enc.Encode(shards); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

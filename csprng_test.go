@@ -1,0 +1,115 @@
+package shamir
+
+import (
+	"bytes"
+	"encoding/hex"
+	"io"
+	"sync"
+	"testing"
+)
+
+func unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestKeystreamNIST checks the AES-256-CTR keystream, key erasure aside,
+// against NIST SP 800-38A, appendix F.5.5 (CTR-AES256.Encrypt).
+func TestKeystreamNIST(t *testing.T) {
+	var key [32]byte
+	var iv [16]byte
+	copy(key[:], unhex(t, "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"))
+	copy(iv[:], unhex(t, "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"))
+	plain := unhex(t, "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"+
+		"30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710")
+	want := unhex(t, "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"+
+		"2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6")
+	s := newKeystream(&key, &iv)
+	// Read in uneven pieces: the stream must not depend on how it is read.
+	got := make([]byte, len(plain))
+	for _, r := range [][2]int{{0, 5}, {5, 16}, {16, 47}, {47, 64}} {
+		s.Read(got[r[0]:r[1]])
+	}
+	for i := range got {
+		got[i] ^= plain[i]
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("CTR-AES256 ciphertext\n got %x\nwant %x", got, want)
+	}
+}
+
+// TestKeyErasure checks that a request's output is the keystream under the
+// generator's key after its first 32 bytes, and that those 32 bytes become
+// the next key.
+func TestKeyErasure(t *testing.T) {
+	var key [32]byte
+	copy(key[:], "fast key erasure test key 32 byt")
+	var zero [16]byte
+	raw := make([]byte, 32+100)
+	newKeystream(&key, &zero).Read(raw)
+
+	g := generator{key: key}
+	out := make([]byte, 100)
+	g.begin().Read(out)
+	if !bytes.Equal(out, raw[32:]) {
+		t.Fatal("request output is not the keystream after the next key")
+	}
+	if !bytes.Equal(g.key[:], raw[:32]) {
+		t.Fatal("the generator's next key is not the keystream's first 32 bytes")
+	}
+	if bytes.Equal(g.key[:], key[:]) {
+		t.Fatal("the key was not replaced")
+	}
+	out2 := make([]byte, 100)
+	g.begin().Read(out2)
+	if bytes.Equal(out, out2) {
+		t.Fatal("two requests gave the same output")
+	}
+}
+
+func TestGeneratorsDiffer(t *testing.T) {
+	seen := make(map[string]bool)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				b := make([]byte, 32)
+				if _, err := io.ReadFull(newRandom(), b); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				if seen[string(b)] {
+					t.Error("two requests returned the same bytes")
+				}
+				seen[string(b)] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestRandomBytesLookUniform is a coarse sanity check of the generator's
+// output: every byte value occurs about equally often in 1 MiB.
+func TestRandomBytesLookUniform(t *testing.T) {
+	b := make([]byte, 1<<20)
+	io.ReadFull(newRandom(), b)
+	var count [256]int
+	for _, v := range b {
+		count[v]++
+	}
+	// Expected 4096 per value, standard deviation 64: ±8σ never fails by chance.
+	for v, c := range count {
+		if c < 4096-512 || c > 4096+512 {
+			t.Fatalf("byte %#x occurs %d times in 1 MiB", v, c)
+		}
+	}
+}

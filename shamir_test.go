@@ -1,0 +1,381 @@
+package shamir
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the vectors in testdata/ made by this package")
+
+func testSecret(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+func TestRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	schemes := [][2]int{{2, 2}, {3, 2}, {3, 3}, {5, 2}, {5, 3}, {5, 5}, {7, 4}, {10, 10}, {16, 3}, {20, 19}, {50, 7}, {255, 2}, {255, 128}, {255, 255}}
+	for _, s := range schemes {
+		for _, n := range []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1000, blockSize + 3} {
+			if s[0]*n > 2<<20 {
+				continue
+			}
+			secret := testSecret(rng, n)
+			shares, err := Split(secret, s[0], s[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(shares) != s[0] {
+				t.Fatalf("%v: %d shares", s, len(shares))
+			}
+			for _, sh := range shares {
+				if len(sh) != n+ShareOverhead {
+					t.Fatalf("%v: share of %d bytes for a %d-byte secret", s, len(sh), n)
+				}
+			}
+			for k := s[1]; k <= s[0]; k += 1 + k/4 {
+				perm := rng.Perm(s[0])[:k]
+				sub := make([][]byte, k)
+				for i, p := range perm {
+					sub[i] = shares[p]
+				}
+				got, err := Combine(sub)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, secret) {
+					t.Fatalf("%v, %d bytes, %d shares: wrong secret", s, n, k)
+				}
+			}
+			// One share fewer than the threshold must not give the secret
+			// (except by a 2^-8n chance, excluded for n >= 8).
+			if n >= 8 {
+				if got, _ := Combine(shares[:s[1]-1+boolInt(s[1] == 2)]); s[1] > 2 && bytes.Equal(got, secret) {
+					t.Fatalf("%v: threshold-1 shares reconstructed the secret", s)
+				}
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestEverySubset combines every subset of at least threshold shares of a
+// small split.
+func TestEverySubset(t *testing.T) {
+	secret := []byte("every subset of at least threshold shares")
+	for _, s := range [][2]int{{5, 3}, {6, 2}, {7, 4}, {8, 8}} {
+		shares, err := Split(secret, s[0], s[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for mask := 1; mask < 1<<s[0]; mask++ {
+			var sub [][]byte
+			for i := range s[0] {
+				if mask>>i&1 == 1 {
+					sub = append(sub, shares[i])
+				}
+			}
+			if len(sub) < s[1] {
+				continue
+			}
+			got, err := Combine(sub)
+			if err != nil || !bytes.Equal(got, secret) {
+				t.Fatalf("%v, subset %b: %q, %v", s, mask, got, err)
+			}
+		}
+	}
+}
+
+func TestSplitErrors(t *testing.T) {
+	cases := []struct {
+		secret           []byte
+		parts, threshold int
+		want             error
+	}{
+		{[]byte("s"), 2, 3, ErrPartsBelowThreshold},
+		{[]byte("s"), 0, 1, ErrPartsBelowThreshold},
+		{[]byte("s"), 5, 1, ErrThresholdTooSmall},
+		{[]byte("s"), 5, -1, ErrThresholdTooSmall},
+		{[]byte("s"), -1, -2, ErrThresholdTooSmall},
+		{[]byte("s"), 256, 2, ErrTooManyParts},
+		{[]byte("s"), 256, 256, ErrTooManyParts},
+		{[]byte("s"), 300, 3, ErrTooManyParts},
+		{nil, 5, 3, ErrEmptySecret},
+		{[]byte{}, 2, 2, ErrEmptySecret},
+	}
+	for _, c := range cases {
+		shares, err := Split(c.secret, c.parts, c.threshold)
+		if !errors.Is(err, c.want) || shares != nil {
+			t.Errorf("Split(%d bytes, %d, %d) = %v, %v; want %v", len(c.secret), c.parts, c.threshold, shares, err, c.want)
+		}
+	}
+	// ErrThresholdTooLarge cannot be reached through Split (parts >= threshold
+	// is checked first, then parts <= 255), but checkSplit keeps Vault's check.
+	if err := checkSplit([]byte("s"), 255, 256); !errors.Is(err, ErrPartsBelowThreshold) {
+		t.Errorf("checkSplit(255, 256) = %v", err)
+	}
+}
+
+func TestCombineErrors(t *testing.T) {
+	shares, err := Split([]byte("secret"), 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeroX := bytes.Clone(shares[1])
+	zeroX[len(zeroX)-1] = 0
+	many := make([][]byte, 256)
+	for i := range many {
+		many[i] = []byte{0, byte(i%255 + 1)}
+	}
+	cases := []struct {
+		name  string
+		parts [][]byte
+		want  error
+	}{
+		{"nil", nil, ErrTooFewParts},
+		{"one part", shares[:1], ErrTooFewParts},
+		{"empty parts", [][]byte{{}, {}}, ErrPartTooShort},
+		{"one-byte parts", [][]byte{{1}, {2}}, ErrPartTooShort},
+		{"nil parts", [][]byte{nil, nil, nil}, ErrPartTooShort},
+		{"shorter part", [][]byte{shares[0], shares[1][:3]}, ErrLengthMismatch},
+		{"longer part", [][]byte{shares[0], append(bytes.Clone(shares[1]), 1)}, ErrLengthMismatch},
+		{"duplicate", [][]byte{shares[0], shares[1], shares[0]}, ErrDuplicatePart},
+		{"same x", [][]byte{shares[2], append(bytes.Clone(shares[3][:6]), shares[2][6])}, ErrDuplicatePart},
+		{"x = 0", [][]byte{shares[0], zeroX}, ErrZeroX},
+		{"256 parts", many, ErrDuplicatePart},
+	}
+	for _, c := range cases {
+		secret, err := Combine(c.parts)
+		if !errors.Is(err, c.want) || secret != nil {
+			t.Errorf("%s: Combine = %v, %v; want %v", c.name, secret, err, c.want)
+		}
+	}
+}
+
+// TestXCoordinates checks that the x coordinates are distinct, never 0, and
+// cover all of 1…255 about evenly: no modulo bias, no fixed order.
+func TestXCoordinates(t *testing.T) {
+	var first [256]int
+	const splits = 25600
+	for range splits {
+		shares, err := Split([]byte{42}, 5, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen [256]bool
+		for _, s := range shares {
+			x := s[1]
+			if x == 0 || seen[x] {
+				t.Fatalf("x coordinate %d repeated or zero", x)
+			}
+			seen[x] = true
+		}
+		first[shares[0][1]]++
+	}
+	// Expected about 100 per value (σ ≈ 10).
+	for x := 1; x < 256; x++ {
+		if first[x] < 40 || first[x] > 170 {
+			t.Fatalf("x = %d is the first coordinate %d times in %d splits", x, first[x], splits)
+		}
+	}
+}
+
+// TestCoefficientsIncludeZero checks that a share's y byte takes every value,
+// including the secret byte itself: a split that forced non-zero coefficients
+// would never give y = secret at threshold 2 (the leak of RUSTSEC-2024-0398).
+func TestCoefficientsIncludeZero(t *testing.T) {
+	secret := make([]byte, 1<<16)
+	for _, s := range [][2]int{{2, 2}, {4, 3}} {
+		shares, err := Split(secret, s[0], s[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range shares {
+			var count [256]int
+			for _, y := range sh[:len(secret)] {
+				count[y]++
+			}
+			// Expected 256 per value, σ = 16.
+			for v, c := range count {
+				if c < 128 || c > 384 {
+					t.Fatalf("%v: y = %#x occurs %d times in 64 KiB", s, v, c)
+				}
+			}
+		}
+	}
+}
+
+// TestSplitMemory checks that Split allocates the shares and O(block)
+// besides, whatever the secret's length, and Combine the secret and O(parts).
+func TestSplitMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates tens of MiB")
+	}
+	secret := make([]byte, 4<<20)
+	for _, s := range [][2]int{{5, 3}, {5, 2}, {10, 10}, {20, 3}} {
+		shares := s[0] * (len(secret) + 1)
+		got := allocated(func() { Split(secret, s[0], s[1]) })
+		if limit := uint64(shares) + 512<<10; got > limit {
+			t.Errorf("Split(4 MiB, %d, %d) allocated %d bytes; want at most %d", s[0], s[1], got, limit)
+		}
+	}
+	shares, _ := Split(secret, 10, 10)
+	if got, limit := allocated(func() { Combine(shares) }), uint64(len(secret))+64<<10; got > limit {
+		t.Errorf("Combine(4 MiB, 10 parts) allocated %d bytes; want at most %d", got, limit)
+	}
+}
+
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+func TestConcurrentSplitCombine(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(g), 99))
+			for range 20 {
+				secret := testSecret(rng, 1+rng.IntN(3000))
+				shares, err := Split(secret, 6, 3)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, err := Combine(shares[3:])
+				if err != nil || !bytes.Equal(got, secret) {
+					t.Errorf("concurrent round trip failed: %v", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// A vector is a secret and shares of it, as stored in testdata/.
+type vector struct {
+	Secret    string   `json:"secret"`
+	Parts     int      `json:"parts"`
+	Threshold int      `json:"threshold"`
+	Shares    []string `json:"shares"`
+}
+
+func readVectors(t *testing.T, path string) []vector {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vector
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) == 0 {
+		t.Fatalf("%s has no vectors", path)
+	}
+	return vs
+}
+
+func decodeShares(t *testing.T, v vector) [][]byte {
+	shares := make([][]byte, len(v.Shares))
+	for i, s := range v.Shares {
+		shares[i] = unhex(t, s)
+	}
+	return shares
+}
+
+// TestVaultVectors combines shares made by Vault's own package
+// (testdata/vault/vectors.json, written by interop's TestWriteVaultVectors).
+func TestVaultVectors(t *testing.T) {
+	for i, v := range readVectors(t, filepath.Join("testdata", "vault", "vectors.json")) {
+		shares := decodeShares(t, v)
+		for k := v.Threshold; k <= len(shares); k++ {
+			got, err := Combine(shares[len(shares)-k:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hex.EncodeToString(got) != v.Secret {
+				t.Fatalf("vector %d, %d shares: got %x, want %s", i, k, got, v.Secret)
+			}
+		}
+	}
+}
+
+// gf256Vectors are made by split with randomness from AES-256-CTR under a
+// fixed key: any change to how Split uses its randomness (x coordinates,
+// coefficients, the interpolation choice) changes them.
+func gf256Vectors(t *testing.T) []vector {
+	var vs []vector
+	for i, s := range [][3]int{{1, 2, 2}, {16, 5, 3}, {32, 5, 2}, {32, 10, 10}, {33, 3, 3}, {100, 7, 4}, {5, 255, 255}} {
+		var key [32]byte
+		copy(key[:], fmt.Sprintf("gf256/shamir test vector %d", i))
+		rng := newKeystream(&key, new([16]byte))
+		secret := make([]byte, s[0])
+		for j := range secret {
+			secret[j] = byte(j*29 + i)
+		}
+		shares, err := split(secret, s[1], s[2], rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := vector{Secret: hex.EncodeToString(secret), Parts: s[1], Threshold: s[2]}
+		for _, sh := range shares {
+			v.Shares = append(v.Shares, hex.EncodeToString(sh))
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+func TestGF256Vectors(t *testing.T) {
+	path := filepath.Join("testdata", "gf256", "vectors.json")
+	vs := gf256Vectors(t)
+	if *update {
+		b, _ := json.MarshalIndent(vs, "", "  ")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := readVectors(t, path)
+	if len(want) != len(vs) {
+		t.Fatalf("%d vectors stored, %d made", len(want), len(vs))
+	}
+	for i := range vs {
+		got, _ := json.Marshal(vs[i])
+		w, _ := json.Marshal(want[i])
+		if !bytes.Equal(got, w) {
+			t.Errorf("vector %d changed:\n got %s\nwant %s", i, got, w)
+		}
+		secret, err := Combine(decodeShares(t, want[i])[:want[i].Threshold])
+		if err != nil || hex.EncodeToString(secret) != want[i].Secret {
+			t.Errorf("vector %d does not combine: %v", i, err)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test.sh runs the whole test suite, as CI does (.ci/run calls it):
+# formatting and vet, the root module natively with the race detector and
+# with -tags purego, the root package under qemu as an AVX2-only CPU, a CPU
+# without AVX2 and an arm64 CPU, and the interop module against Vault's
+# package. It installs qemu-user when it is missing (as root, with apt-get).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+step() { printf '\n== %s\n' "$*"; }
+
+if ! command -v qemu-x86_64 >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
+	step "installing qemu-user"
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
+	else
+		echo "qemu-user is missing and cannot be installed here: run as root on Debian/Ubuntu, or install it" >&2
+		exit 1
+	fi
+fi
+
+step "gofmt and go vet"
+unformatted=$(gofmt -l . interop)
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change: $unformatted" >&2
+	exit 1
+fi
+go vet ./...
+go vet -tags purego ./...
+GOARCH=arm64 go vet ./...
+(cd interop && go vet ./...)
+
+# kernel prints the kernel a test binary selects, so the log shows which
+# code each run exercised (a test binary run directly prints it itself).
+kernel() { "$@" -test.run '^TestKernelNames$' -test.v | grep 'active kernel'; }
+
+step "native ($(go env GOARCH))"
+go test -c -o /tmp/shamir-native.test . && kernel /tmp/shamir-native.test
+go test -count=1 ./...
+
+step "native, race detector"
+go test -race -short -count=1 ./...
+
+step "native, -tags purego"
+go test -c -tags purego -o /tmp/shamir-purego.test . && kernel /tmp/shamir-purego.test
+go test -tags purego -count=1 ./...
+
+step "qemu-x86_64 -cpu max (AVX2, no AVX-512)"
+GOARCH=amd64 go test -c -o /tmp/shamir-amd64.test .
+qemu-x86_64 -cpu max /tmp/shamir-amd64.test -test.short
+
+step "qemu-x86_64 -cpu Westmere (no AVX2)"
+qemu-x86_64 -cpu Westmere /tmp/shamir-amd64.test -test.short
+
+step "qemu-aarch64 (NEON)"
+GOARCH=arm64 go test -c -o /tmp/shamir-arm64.test .
+qemu-aarch64 /tmp/shamir-arm64.test -test.short
+
+step "interop: against github.com/hashicorp/vault/shamir"
+(cd interop && go test -count=1 ./...)
+
+step "all passed"

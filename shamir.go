@@ -96,45 +96,91 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		shares[i][n] = xs[i]
 	}
 
-	var (
-		m       *matrix
-		outRows [][]byte // the shares the matrix computes
-		random  [][]byte // where the random rows of each block live: nil for the shares themselves
-		scratch []byte
-	)
+	sp := &splitter{secret: secret, shares: shares, t: t}
 	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
 		known := append([]byte{0}, xs[:t-1]...)
-		m = newMatrix(active, lagrange(known, xs[t-1:]), parts-t+1, t)
-		outRows = shares[t-1:]
+		sp.m = newMatrix(active, lagrange(known, xs[t-1:]), parts-t+1, t)
+		sp.outRows = shares[t-1:]
 	} else {
-		m = newMatrix(active, vandermonde(xs, t), parts, t)
-		outRows = shares
-		scratch = make([]byte, (t-1)*min(n, blockSize))
-		defer clear(scratch) // coefficients and one share give away the secret
-		random = make([][]byte, t-1)
+		sp.m = newMatrix(active, vandermonde(xs, t), parts, t)
+		sp.outRows = shares
+		sp.evaluate = true
 	}
 
+	if n <= chunkSize {
+		run, done := sp.worker()
+		defer done()
+		if err := run(0, n, rng); err != nil {
+			return nil, err
+		}
+		return shares, nil
+	}
+	// A long secret is split in chunks, possibly in parallel. Each chunk
+	// draws its random rows from its own AES-256-CTR stream, keyed from rng
+	// in chunk order, so the shares do not depend on the goroutines'
+	// schedule, only on rng.
+	keys := make([]byte, (n+chunkSize-1)/chunkSize*32)
+	defer clear(keys)
+	if _, err := io.ReadFull(rng, keys); err != nil {
+		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+	}
+	forChunks(n, func() (func(i, lo, hi int), func()) {
+		run, done := sp.worker()
+		return func(i, lo, hi int) {
+			key := (*[32]byte)(keys[i*32:])
+			run(lo, hi, newKeystream(key, new([16]byte))) // a keystream never fails
+		}, done
+	})
+	return shares, nil
+}
+
+// A splitter computes the shares' y bytes for a range of the secret.
+type splitter struct {
+	secret   []byte
+	shares   [][]byte
+	t        int
+	m        *matrix
+	outRows  [][]byte // the shares the matrix computes
+	evaluate bool     // the random rows are coefficients in scratch, not shares
+}
+
+// worker returns a function run that fills the shares' y bytes in [lo, hi),
+// one block at a time, drawing each block's random rows from rng just before
+// they are used, and a function done to call when the worker is no longer
+// needed. Each goroutine needs its own worker: it holds the scratch.
+func (sp *splitter) worker() (run func(lo, hi int, rng io.Reader) error, done func()) {
+	t := sp.t
 	ins := make([][]byte, t)
-	outs := make([][]byte, len(outRows))
-	for off := 0; off < n; off += blockSize {
-		bn := min(blockSize, n-off)
-		ins[0] = secret[off : off+bn]
+	outs := make([][]byte, len(sp.outRows))
+	var scratch []byte
+	if sp.evaluate {
+		scratch = make([]byte, (t-1)*min(len(sp.secret), blockSize))
+	}
+	done = func() { clear(scratch) } // coefficients and one share give away the secret
+	return func(lo, hi int, rng io.Reader) error { return sp.run(lo, hi, rng, ins, outs, scratch) }, done
+}
+
+func (sp *splitter) run(lo, hi int, rng io.Reader, ins, outs [][]byte, scratch []byte) error {
+	t := sp.t
+	for off := lo; off < hi; off += blockSize {
+		bn := min(blockSize, hi-off)
+		ins[0] = sp.secret[off : off+bn]
 		for j := 1; j < t; j++ {
-			if random == nil {
-				ins[j] = shares[j-1][off : off+bn]
-			} else {
+			if sp.evaluate {
 				ins[j] = scratch[(j-1)*bn : j*bn]
+			} else {
+				ins[j] = sp.shares[j-1][off : off+bn]
 			}
 			if _, err := io.ReadFull(rng, ins[j]); err != nil {
-				return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+				return fmt.Errorf("shamir: reading randomness: %w", err)
 			}
 		}
-		for i, s := range outRows {
+		for i, s := range sp.outRows {
 			outs[i] = s[off : off+bn]
 		}
-		m.apply(ins, outs, 0, bn, false)
+		sp.m.apply(ins, outs, 0, bn, false)
 	}
-	return shares, nil
+	return nil
 }
 
 // randomXs returns parts distinct x coordinates, uniform over 1…255: the
@@ -273,6 +319,9 @@ func Combine(parts [][]byte) ([]byte, error) {
 	}
 	secret := make([]byte, n)
 	m := newMatrix(active, lagrangeAtZero(xs), 1, len(parts))
-	m.apply(ys, [][]byte{secret}, 0, n, false)
+	forChunks(n, func() (func(i, lo, hi int), func()) {
+		outs := [][]byte{secret}
+		return func(_, lo, hi int) { m.apply(ys, outs, lo, hi-lo, false) }, nil
+	})
 	return secret, nil
 }

@@ -17,7 +17,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the vectors in testdata/ made by this package")
 
-func testSecret(rng *rand.Rand, n int) []byte {
+func secretBytes(rng *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(rng.Uint32())
@@ -33,7 +33,7 @@ func TestRoundTrip(t *testing.T) {
 			if s[0]*n > 2<<20 {
 				continue
 			}
-			secret := testSecret(rng, n)
+			secret := secretBytes(rng, n)
 			shares, err := Split(secret, s[0], s[1])
 			if err != nil {
 				t.Fatal(err)
@@ -261,7 +261,7 @@ func TestConcurrentSplitCombine(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(g), 99))
 			for range 20 {
-				secret := testSecret(rng, 1+rng.IntN(3000))
+				secret := secretBytes(rng, 1+rng.IntN(3000))
 				shares, err := Split(secret, 6, 3)
 				if err != nil {
 					t.Error(err)

@@ -6,13 +6,13 @@ import (
 	"sync/atomic"
 )
 
-// chunkSize is the unit of work spread over goroutines. A chunk takes tens of
+// parallelChunk is the unit of work spread over goroutines. A chunk takes tens of
 // microseconds on one core with the vector kernels, so a goroutine's start
 // (about a microsecond) is noise; inputs of one chunk or less stay on the
 // caller's goroutine and pay nothing.
-const chunkSize = 256 << 10
+const parallelChunk = 256 << 10
 
-// forChunks cuts [0, n) into chunks of chunkSize bytes (the last one
+// forChunks cuts [0, n) into chunks of parallelChunk bytes (the last one
 // shorter) and calls, for each chunk i, work(i, lo, hi), where work comes
 // from setup. With more than one chunk, the chunks are shared out to up to
 // GOMAXPROCS goroutines, each of which calls setup once, so per-goroutine
@@ -20,12 +20,12 @@ const chunkSize = 256 << 10
 // not nil, when it has no more chunks to take. Which goroutine takes which
 // chunk varies; what work computes must not depend on it.
 func forChunks(n int, setup func() (work func(i, lo, hi int), done func())) {
-	chunks := (n + chunkSize - 1) / chunkSize
+	chunks := (n + parallelChunk - 1) / parallelChunk
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers <= 1 {
 		work, done := setup()
 		for i := range chunks {
-			work(i, i*chunkSize, min(n, (i+1)*chunkSize))
+			work(i, i*parallelChunk, min(n, (i+1)*parallelChunk))
 		}
 		if done != nil {
 			done()
@@ -47,7 +47,7 @@ func forChunks(n int, setup func() (work func(i, lo, hi int), done func())) {
 				if i >= chunks {
 					return
 				}
-				work(i, i*chunkSize, min(n, (i+1)*chunkSize))
+				work(i, i*parallelChunk, min(n, (i+1)*parallelChunk))
 			}
 		}()
 	}

@@ -107,7 +107,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		sp.evaluate = true
 	}
 
-	if n <= chunkSize {
+	if n <= parallelChunk {
 		run, done := sp.worker()
 		defer done()
 		if err := run(0, n, rng); err != nil {
@@ -119,7 +119,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	// draws its random rows from its own AES-256-CTR stream, keyed from rng
 	// in chunk order, so the shares do not depend on the goroutines'
 	// schedule, only on rng.
-	keys := make([]byte, (n+chunkSize-1)/chunkSize*32)
+	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
 	defer clear(keys)
 	if _, err := io.ReadFull(rng, keys); err != nil {
 		return nil, fmt.Errorf("shamir: reading randomness: %w", err)

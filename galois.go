@@ -38,6 +38,27 @@ func gfInv(a byte) byte {
 	return gfMul(a252, a2) // a^254
 }
 
+//go:generate go run gen_tables.go
+
+// gfMulPublic returns a·b for public a and b (x coordinates, matrix
+// coefficients), from the logarithm tables. Its memory accesses depend on a
+// and b: never use it on secret data.
+func gfMulPublic(a, b byte) byte {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	return expTable[int(logTable[a])+int(logTable[b])]
+}
+
+// gfInvPublic returns the inverse of a public a, and 0 for 0. Its memory
+// accesses depend on a: never use it on secret data.
+func gfInvPublic(a byte) byte {
+	if a == 0 {
+		return 0
+	}
+	return expTable[255-int(logTable[a])]
+}
+
 // A kernel is one implementation of the engine's hot loop. Each kernel works
 // from its own expansion of the matrix coefficients (nibble tables, affine
 // matrices, ...), which only depends on the public coefficients.

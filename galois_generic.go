@@ -35,7 +35,7 @@ var genericKernel = &kernel{
 func expandGeneric(tab []byte, c byte) {
 	for i := range 8 {
 		tab[i] = c
-		c = gfMul(c, 2)
+		c = gfMulPublic(c, 2)
 	}
 }
 

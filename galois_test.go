@@ -212,3 +212,25 @@ func TestKernelNames(t *testing.T) {
 	}
 	fmt.Printf("shamir: active kernel %s (this CPU runs %v)\n", active.name, names)
 }
+
+// TestPublicArithmetic checks the table-driven multiplication and inverse
+// (and so the generated tables) against the definition.
+func TestPublicArithmetic(t *testing.T) {
+	for a := range 256 {
+		for b := range 256 {
+			if got, want := gfMulPublic(byte(a), byte(b)), mulSlow(byte(a), byte(b)); got != want {
+				t.Fatalf("gfMulPublic(%#x, %#x) = %#x, want %#x", a, b, got, want)
+			}
+		}
+		if got, want := gfInvPublic(byte(a)), gfInv(byte(a)); got != want {
+			t.Fatalf("gfInvPublic(%#x) = %#x, want %#x", a, got, want)
+		}
+	}
+	seen := make(map[byte]bool)
+	for i := range 255 {
+		if seen[expTable[i]] || expTable[i] != expTable[i+255] {
+			t.Fatalf("expTable is not a cycle of length 255 at %d", i)
+		}
+		seen[expTable[i]] = true
+	}
+}

@@ -224,7 +224,7 @@ func vandermonde(xs []byte, t int) []byte {
 		p := byte(1)
 		for j := range t {
 			m[i*t+j] = p
-			p = gfMul(p, x)
+			p = gfMulPublic(p, x)
 		}
 	}
 	return m
@@ -246,19 +246,19 @@ func lagrange(known, targets []byte) []byte {
 		d := byte(1)
 		for m, xm := range known {
 			if m != j {
-				d = gfMul(d, xj^xm)
+				d = gfMulPublic(d, xj^xm)
 			}
 		}
-		invD[j] = gfInv(d)
+		invD[j] = gfInvPublic(d)
 	}
 	out := make([]byte, len(targets)*t)
 	for i, x := range targets {
 		num := byte(1)
 		for _, xm := range known {
-			num = gfMul(num, x^xm)
+			num = gfMulPublic(num, x^xm)
 		}
 		for j, xj := range known {
-			out[i*t+j] = gfMul(num, gfMul(gfInv(x^xj), invD[j]))
+			out[i*t+j] = gfMulPublic(num, gfMulPublic(gfInvPublic(x^xj), invD[j]))
 		}
 	}
 	return out
@@ -273,11 +273,11 @@ func lagrangeAtZero(xs []byte) []byte {
 		num, den := byte(1), byte(1)
 		for m, xm := range xs {
 			if m != j {
-				num = gfMul(num, xm)
-				den = gfMul(den, xj^xm)
+				num = gfMulPublic(num, xm)
+				den = gfMulPublic(den, xj^xm)
 			}
 		}
-		w[j] = gfMul(num, gfInv(den))
+		w[j] = gfMulPublic(num, gfInvPublic(den))
 	}
 	return w
 }

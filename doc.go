@@ -1,0 +1,51 @@
+// Package shamir implements Shamir's secret sharing over GF(2^8), as a
+// drop-in replacement for github.com/hashicorp/vault/shamir, and Secret
+// Sharing Made Short (SSMS) for large secrets.
+//
+// # Which to use
+//
+// Split and Combine are Vault's API, byte for byte: the same field
+// (GF(2^8) modulo x^8+x^4+x^3+x+1), the same share layout (a y byte for each
+// byte of the secret, then the x coordinate), the same refused inputs. Shares
+// made by either package combine in the other, so replacing the import path
+// is the whole migration. Use them for keys and other short secrets, and
+// wherever Vault's format is expected. Every share is as long as the
+// secret, and nothing in a share lets Combine tell that it was altered.
+//
+// For anything large, and whenever shares may be damaged, use SplitSSMS and
+// CombineSSMS (or NewSplitWriter and NewCombineReader for streams): the
+// secret is encrypted with an AEAD under a random key, the ciphertext is
+// dispersed with a Reed–Solomon code, and only the key is Shamir-shared, so
+// each share is about len(secret)/threshold bytes. Damaged, truncated,
+// duplicated and foreign shares are detected and named in a
+// *BadSharesError.
+//
+// # Security
+//
+// Plain Shamir sharing is information-theoretically secure: fewer than
+// threshold shares reveal nothing about the secret, whatever the attacker's
+// computing power, provided the randomness is uniform. The x coordinates are
+// public. It gives no integrity: with too few or altered shares, Combine
+// returns a wrong secret without error. SSMS is computationally secure (it
+// rests on the AEAD) and reveals the secret's length.
+//
+// All randomness comes from AES-256-CTR keyed from crypto/rand, with fast key
+// erasure (see docs/SECURITY.md). There is no way to pass a random source:
+// as in Go's own crypto packages since Go 1.26, tests that need
+// determinism use testing/cryptotest.SetGlobalRandom, which this package
+// honours.
+//
+// Every computation on secret bytes runs in constant time: the field
+// arithmetic uses no table indexed by secret data and no branch on it, both
+// in the portable Go code and in the vector kernels (AVX2, GFNI with
+// AVX-512, NEON), which are chosen at run time from the CPU's features. Build
+// with -tags purego to use the portable code only.
+//
+// # Speed
+//
+// Split, Combine and the Reed–Solomon code are one operation: a matrix of
+// public field constants applied to rows of bytes, in cache-sized blocks,
+// with the rows of one block kept in vector registers while every input row
+// is folded in. Long inputs are spread over GOMAXPROCS goroutines. See the
+// README for measurements against Vault's package.
+package shamir

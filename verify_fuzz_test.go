@@ -80,8 +80,9 @@ func FuzzCombine(f *testing.F) {
 }
 
 // damaged splits secret into n shares with threshold th (when those are
-// valid) and applies damage, read as triples (part, position, XOR value). It
-// returns the shares and the parts that ended up different.
+// valid) and applies damage, read as triples (part, position, XOR value),
+// where the position may be the x coordinate. It returns the shares and the
+// parts that ended up different, unless the damage made a format error.
 func damaged(secret []byte, n, th uint8, damage []byte) (parts [][]byte, changed []int, ok bool) {
 	parts, err := split(secret, int(n), int(th), rand.NewChaCha8([32]byte{n, th}))
 	if err != nil {
@@ -90,14 +91,38 @@ func damaged(secret []byte, n, th uint8, damage []byte) (parts [][]byte, changed
 	orig := clone2(parts)
 	for ; len(damage) >= 3; damage = damage[3:] {
 		p := parts[int(damage[0])%len(parts)]
-		p[int(damage[1])%len(secret)] ^= damage[2]
+		p[int(damage[1])%len(p)] ^= damage[2]
 	}
-	for i := range parts {
-		if !bytes.Equal(parts[i], orig[i]) {
+	if _, _, err := parseParts(parts, int(th)); err != nil {
+		return nil, nil, false // a duplicate or zero x coordinate
+	}
+	// A part is bad where it is off the shares' polynomial at its x
+	// coordinate, which may have moved.
+	size := len(secret)
+	for i, p := range parts {
+		if !bytes.Equal(p[:size], evalAt(orig[:th], p[size])) {
 			changed = append(changed, i)
 		}
 	}
 	return parts, changed, true
+}
+
+// evalAt returns the values at x of the polynomials through parts.
+func evalAt(parts [][]byte, x byte) []byte {
+	n := len(parts[0]) - 1
+	out := make([]byte, n)
+	for j, p := range parts {
+		w := byte(1) // L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m)
+		for m, q := range parts {
+			if m != j {
+				w = gfMul(w, gfMul(x^q[n], gfInv(p[n]^q[n])))
+			}
+		}
+		for k := range n {
+			out[k] ^= gfMul(w, p[k])
+		}
+	}
+	return out
 }
 
 // checkDefinition compares Verify and CombineRobust on parts with the

@@ -247,6 +247,9 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 	// in all, however many parts are bad.
 	chunk := min(n, max(256, blockSize/(maxBad+1)))
 	buf := make([]byte, (m-t)*chunk)
+	// The scratch only ever holds syndromes, which depend on the errors
+	// alone; cleared anyway, as an error is a difference of share bytes.
+	defer clear(buf)
 	synd := make([][]byte, m-t)
 	ins := make([][]byte, t)
 	for off := 0; off < n; off += chunk {

@@ -35,6 +35,7 @@ import (
 var (
 	dudectSamples = flag.Int("dudect.samples", 100000, "measurements per target")
 	dudectT       = flag.Float64("dudect.t", 10, "fail when |t| exceeds this")
+	dudectFixed   = flag.String("dudect.fixed", "zero", "the fixed class: zero or pattern")
 )
 
 // welch accumulates the two classes' means and variances (Welford).
@@ -112,14 +113,19 @@ func dudect(t *testing.T, tg target) float64 {
 
 const dudectSlots = 256
 
-// fill sets b to the fixed input (a constant pattern, as dudect uses) or to
-// fresh random bytes.
+// fill sets b to the fixed input or to fresh random bytes. The fixed input
+// is all zeros, the value most likely to take a shortcut, or with
+// -dudect.fixed=pattern the same pseudo-random bytes every time, which tells
+// an effect of the value zero from one of changing data.
 func fill(rng *rand.Rand, b []byte, class int) {
 	for i := range b {
-		if class == 0 {
-			b[i] = 0
-		} else {
+		switch {
+		case class == 1:
 			b[i] = byte(rng.Uint32())
+		case *dudectFixed == "pattern":
+			b[i] = byte(i*167 + i>>8*13 + 0x5b)
+		default:
+			b[i] = 0
 		}
 	}
 }

@@ -539,3 +539,29 @@ func TestParityCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyEveryKernel runs the checks with each kernel as the engine's,
+// on lengths that are not multiples of the vector widths, so that the
+// re-checks from an arbitrary column go through every kernel's edges.
+func TestVerifyEveryKernel(t *testing.T) {
+	saved := active
+	defer func() { active = saved }()
+	forEachKernel(t, func(t *testing.T, k *kernel) {
+		active = k
+		rng := rand.New(rand.NewPCG(10, 10))
+		for _, size := range []int{1, 31, 100, 1000, blockSize + 77} {
+			secret := randBytes(rng, size)
+			orig := testSplit(t, secret, 9, 4, uint64(size))
+			checkLocated(t, orig, 4, secret, nil)
+			for range 5 {
+				parts := clone(orig)
+				bad := rng.Perm(9)[:1+rng.IntN(2)]
+				for _, i := range bad {
+					damage(rng, parts[i], rng.Perm(size)[:1+rng.IntN(min(size, 3))])
+				}
+				slices.Sort(bad)
+				checkLocated(t, parts, 4, secret, bad)
+			}
+		}
+	})
+}

@@ -117,7 +117,7 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err
 		if len(useX) == threshold {
 			break
 		}
-		if !contains(bad, i) {
+		if !slices.Contains(bad, i) {
 			useX = append(useX, xs[i])
 			useY = append(useY, ys[i])
 		}
@@ -125,15 +125,6 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err
 	secret = make([]byte, len(ys[0]))
 	newMatrix(active, lagrangeAtZero(useX), 1, threshold).apply(useY, [][]byte{secret}, 0, len(secret), false)
 	return secret, bad, nil
-}
-
-func contains(s []int, v int) bool {
-	for _, e := range s {
-		if e == v {
-			return true
-		}
-	}
-	return false
 }
 
 // parseParts checks parts as Combine does and against threshold, and returns

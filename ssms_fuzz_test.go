@@ -30,7 +30,9 @@ func FuzzParseShare(f *testing.F) {
 				return
 			}
 			size := min(recordSize(h, n), len(rest))
-			rec, err := parseRecord(h, count, rest[:size])
+			var num chunkNum
+			num.set(count, false)
+			rec, err := parseRecord(h, &num, rest[:size])
 			if err != nil {
 				return
 			}

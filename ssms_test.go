@@ -302,10 +302,12 @@ func forge(s []byte, k int, f byte) {
 	s[k] ^= f
 	hcrc := crcOf(s[:hdrCRC])
 	binary.BigEndian.PutUint32(s[hdrCRC:], hcrc)
+	var num chunkNum
 	for off, count := headerSize, uint64(0); off < len(s); count++ {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold)
-		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(hcrc, count, s[off:off+4+f]))
+		num.set(count, false)
+		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(hcrc, &num, s[off:off+4+f]))
 		off += recordOverhead + f
 	}
 }

@@ -39,9 +39,9 @@ func BenchmarkCombineSSMS(b *testing.B) {
 		name   string
 		shares [][]byte
 	}{
-		{"1MiB_n5_t3", shares[:3]},             // the data fragments: no decoding
-		{"1MiB_n5_t3_parity", shares[2:]},      // two data fragments rebuilt
-		{"1MiB_n5_t3_all", shares},             // two extra shares checked
+		{"1MiB_n5_t3", shares[:3]},              // the data fragments: no decoding
+		{"1MiB_n5_t3_parity", shares[2:]},       // two data fragments rebuilt
+		{"1MiB_n5_t3_all", shares},              // two extra shares checked
 		{"1MiB_n5_t3_onebad", badFirst(shares)}, // one share fails its CRC
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -146,4 +146,3 @@ func heapPeak(b *testing.B) func() uint64 {
 		return peak.Load()
 	}
 }
-

@@ -20,7 +20,7 @@ func testRNG(seed uint64) io.Reader {
 
 func testSecret(n int, seed uint64) []byte {
 	b := make([]byte, n)
-	testRNG(seed^0x5ec2e7).Read(b)
+	testRNG(seed ^ 0x5ec2e7).Read(b)
 	return b
 }
 

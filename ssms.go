@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync"
 
 	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/sys/cpu"
@@ -160,6 +161,21 @@ func shareSize(n, threshold, chunkSize int) int {
 		recordOverhead + fragSize(rest, threshold)
 }
 
+// sealedBufs recycles buffers for one sealed chunk of the default size,
+// padded (t·fragSize(C, t) < C+tagSize+t): without them each one-shot call
+// allocates, and the runtime clears, one more chunk-sized buffer. They only
+// ever hold ciphertext.
+var sealedBufs = sync.Pool{New: func() any { return new([defaultChunkSize + tagSize + 255]byte) }}
+
+// sealedBuf returns a buffer of n bytes, and the function that gives it back.
+func sealedBuf(n int) ([]byte, func()) {
+	if n > defaultChunkSize+tagSize+255 {
+		return make([]byte, n), func() {}
+	}
+	b := sealedBufs.Get().(*[defaultChunkSize + tagSize + 255]byte)
+	return b[:n], func() { sealedBufs.Put(b) }
+}
+
 func checkSSMS(parts, threshold int) error {
 	// Split's checks, less the one on an empty secret: SSMS takes any length.
 	return checkSplit([]byte{0}, parts, threshold)
@@ -188,6 +204,7 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 	if err != nil {
 		return nil, err
 	}
+	defer e.release()
 	size := shareSize(len(secret), threshold, chunkSize)
 	buf := make([]byte, parts*size)
 	shares := make([][]byte, parts)
@@ -220,6 +237,7 @@ type encoder struct {
 	count            uint64 // the number of the next chunk
 	num              chunkNum
 	ct               []byte // a sealed chunk, padded to threshold fragments
+	release          func() // gives ct back
 	data, parity     [][]byte
 }
 
@@ -256,10 +274,10 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		hcrc:      make([]uint32, parts),
 		aead:      aead,
 		code:      newRSCode(parts, threshold),
-		ct:        make([]byte, threshold*fragSize(chunkSize, threshold)),
 		data:      make([][]byte, threshold),
 		parity:    make([][]byte, parts-threshold),
 	}
+	e.ct, e.release = sealedBuf(threshold * fragSize(chunkSize, threshold))
 	hbuf := make([]byte, parts*headerSize)
 	for i := range parts {
 		h := hbuf[i*headerSize : (i+1)*headerSize]
@@ -447,6 +465,7 @@ func CombineSSMS(shares [][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer c.release()
 	secret := make([]byte, 0, c.sizeHint())
 	for !c.done {
 		if secret, err = c.chunk(secret); err != nil {

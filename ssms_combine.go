@@ -122,6 +122,7 @@ type combiner struct {
 	// Scratch, reused from chunk to chunk.
 	num     chunkNum
 	ct      []byte // the sealed chunk, padded to threshold fragments
+	release func() // gives ct back
 	shares  []*shareIn
 	idx     []int
 	sub     []*shareIn
@@ -199,7 +200,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	c.live, c.h = live, h
 	c.code = newRSCode(h.parts, t)
 	f := fragSize(h.chunkSize, t)
-	c.ct = make([]byte, t*f)
+	c.ct, c.release = sealedBuf(t * f)
 	c.ins = make([][]byte, t)
 	c.idx = make([]int, t)
 	c.sub = make([]*shareIn, t)

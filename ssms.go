@@ -85,7 +85,9 @@ const (
 
 	tagSize          = 16 // both AEADs
 	defaultChunkSize = 64 << 10
-	maxChunkSize     = 1 << 24
+	// maxChunkSize bounds what a reader accepts, and so the memory a share
+	// header can make it allocate: about maxChunkSize·parts/threshold.
+	maxChunkSize = 1 << 20
 
 	aesGCM           = 1
 	chaCha20Poly1305 = 2

@@ -80,7 +80,7 @@ func BenchmarkSSMSStream(b *testing.B) {
 
 // streamOnce splits size zero bytes through the writer into pipes and
 // combines them through the reader, all in O(chunk) memory.
-func streamOnce(b *testing.B, size, parts, threshold int) {
+func streamOnce(b testing.TB, size, parts, threshold int) {
 	rs := make([]io.Reader, parts)
 	ws := make([]io.Writer, parts)
 	pws := make([]*io.PipeWriter, parts)
@@ -115,7 +115,7 @@ func streamOnce(b *testing.B, size, parts, threshold int) {
 // heapPeak samples HeapInuse until the benchmark ends and returns a function
 // that stops the sampling and reports the largest value seen above the
 // starting heap.
-func heapPeak(b *testing.B) func() uint64 {
+func heapPeak(b testing.TB) func() uint64 {
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)

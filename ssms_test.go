@@ -546,3 +546,20 @@ func TestSSMSShareSize(t *testing.T) {
 		}
 	}
 }
+
+// TestSSMSStreamMemory streams 48 MiB from the writer to the reader through
+// pipes and checks that the heap stays bounded by the chunk size, not the
+// secret's.
+func TestSSMSStreamMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 48 MiB")
+	}
+	const size = 48 << 20
+	peak := heapPeak(t)
+	streamOnce(t, size, 5, 3)
+	if p := peak(); p > 16<<20 {
+		t.Fatalf("the heap grew by %d bytes while streaming %d", p, size)
+	} else {
+		t.Logf("peak heap growth %d bytes for %d streamed", p, size)
+	}
+}

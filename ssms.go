@@ -98,10 +98,10 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // hasAESHardware tells whether AES-GCM runs in hardware (AES rounds and
 // carry-less multiplication) here; otherwise ChaCha20-Poly1305 is faster and
 // free of the timing leaks of table-based AES.
-var hasAESHardware = cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ ||
+var hasAESHardware = !purego && (cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ ||
 	cpu.ARM64.HasAES && cpu.ARM64.HasPMULL ||
 	cpu.S390X.HasAES && cpu.S390X.HasAESGCM ||
-	cpu.PPC64.IsPOWER8
+	cpu.PPC64.IsPOWER8)
 
 func defaultAEAD() byte {
 	if hasAESHardware {

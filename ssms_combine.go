@@ -133,6 +133,11 @@ type combiner struct {
 	decHave []int // the fragments dec decodes from
 	dec     *matrix
 	missing []int
+	others  []*shareIn
+	parity  []*shareIn
+	rows    []int
+	chkRows []int   // the fragments chk computes
+	chk     *matrix // what re-encodes the fragments of the parity shares checked
 }
 
 // newCombiner picks the split to recover among the shares whose headers
@@ -379,15 +384,16 @@ func (c *combiner) checkKeyShares(sub []*shareIn) {
 	clear(buf)
 }
 
-// othersThan returns the live shares not in sub.
+// othersThan returns the live shares not in sub, in a slice valid until the
+// next call.
 func (c *combiner) othersThan(sub []*shareIn) []*shareIn {
-	var o []*shareIn
+	c.others = c.others[:0]
 	for _, s := range c.live {
 		if !slices.Contains(sub, s) {
-			o = append(o, s)
+			c.others = append(c.others, s)
 		}
 	}
-	return o
+	return c.others
 }
 
 // decode rebuilds the sealed chunk of n plaintext bytes from the records of
@@ -433,8 +439,7 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 	t := c.h.threshold
 	n, last := sub[0].rec.n, sub[0].rec.last
 	f := fragSize(n, t)
-	var parity []*shareIn
-	var rows []int
+	parity, rows := c.parity[:0], c.rows[:0]
 	for _, s := range c.othersThan(sub) {
 		switch {
 		case s.rec.n != n || s.rec.last != last:
@@ -462,7 +467,11 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 	for k := range parity {
 		outs[k] = c.check[k*f : (k+1)*f]
 	}
-	c.code.checker(rows).apply(data, outs, 0, f, false)
+	c.parity, c.rows = parity, rows
+	if c.chk == nil || !slices.Equal(rows, c.chkRows) {
+		c.chk, c.chkRows = c.code.checker(rows), slices.Clone(rows)
+	}
+	c.chk.apply(data, outs, 0, f, false)
 	for k, s := range parity {
 		if !bytes.Equal(s.rec.frag, outs[k]) {
 			c.bad(s, ErrShareInconsistent)

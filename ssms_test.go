@@ -563,3 +563,18 @@ func TestSSMSStreamMemory(t *testing.T) {
 		t.Logf("peak heap growth %d bytes for %d streamed", p, size)
 	}
 }
+
+// TestSSMSForgedLaterChunk forges a record past the first chunk, so that the
+// subset decoded from changes in the middle of the secret and the parity
+// shares checked change with it.
+func TestSSMSForgedLaterChunk(t *testing.T) {
+	secret := testSecret(200, 13)
+	s := mustSplitSSMS(t, secret, 5, 2, 32, defaultAEAD(), 20)
+	rec := recordOverhead + fragSize(32, 2)
+	for chunk := range 6 {
+		forged := slices.Clone(s[2])
+		forge(forged, headerSize+chunk*rec+4+3, 0x10)
+		checkCombine(t, [][]byte{s[0], forged, s[3], s[4]}, secret, secret, []int{1})
+		checkCombine(t, [][]byte{s[4], s[3], forged, s[1], s[0]}, secret, secret, []int{2})
+	}
+}

@@ -185,9 +185,9 @@ func checkSSMS(parts, threshold int) error {
 
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with CombineSSMS; fewer reveal nothing about it but its length. Unlike
-// Split, each share is only about len(secret)/threshold bytes (plus 8 bytes
-// per 64 KiB and a 68-byte header; see docs/FORMAT.md). The secret may be
-// empty.
+// Split, each share is only about len(secret)/threshold bytes: a 68-byte
+// header, and at most 17 bytes more than 1/threshold of each 64 KiB chunk
+// (docs/FORMAT.md has the exact size). The secret may be empty.
 //
 // The secret is encrypted with AES-256-GCM where the CPU has AES instructions
 // and ChaCha20-Poly1305 elsewhere, under a key drawn for this call only; both

@@ -545,6 +545,16 @@ func TestSSMSShareSize(t *testing.T) {
 			t.Errorf("share of a %d-byte secret: %d bytes, above %d", n, size, bound)
 		}
 	}
+	// SplitSSMS's doc: a 68-byte header and at most 17 bytes per chunk
+	// beyond 1/threshold of the secret.
+	for th := 2; th <= 255; th++ {
+		for _, n := range []int{0, 1, 17, defaultChunkSize - 1, defaultChunkSize, 5*defaultChunkSize + 1} {
+			chunks := max(1, (n+defaultChunkSize-1)/defaultChunkSize)
+			if size, bound := shareSize(n, th, defaultChunkSize), (n+th-1)/th+headerSize+17*chunks; size > bound {
+				t.Errorf("threshold %d, %d bytes: share of %d bytes, above %d", th, n, size, bound)
+			}
+		}
+	}
 }
 
 // TestSSMSStreamMemory streams 48 MiB from the writer to the reader through

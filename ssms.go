@@ -36,8 +36,10 @@ var (
 	// ErrNotEnoughShares is wrapped by every error that means the secret was
 	// not recovered (or, for the reader, not recovered in full).
 	ErrNotEnoughShares = errors.New("shamir: not enough good shares to recover the secret")
-	// ErrMixedSplits reports shares of two or more splits, each with enough
-	// good shares to be recovered, so that which one is meant cannot be told.
+	// ErrMixedSplits reports shares of two or more splits with the same
+	// number of good shares, enough to recover each, so that which one is
+	// meant cannot be told. (When one split has more shares than any other,
+	// it is recovered and the others' shares are reported bad.)
 	ErrMixedSplits = errors.New("shamir: shares of several splits, each complete")
 
 	// The reasons a single share is bad. They are joined to

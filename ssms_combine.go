@@ -239,7 +239,8 @@ func (c *combiner) bad(s *shareIn, err error) {
 }
 
 // chunk appends the next chunk of the secret to dst, once it is
-// authenticated; after the last chunk, c.done is set.
+// authenticated; after the last chunk, c.done is set. On error it returns dst
+// as it was, for the caller to clear.
 func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	c.shares = append(c.shares[:0], c.live...)
 	for _, s := range c.shares {
@@ -252,7 +253,7 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	}
 	t := c.h.threshold
 	if len(c.live) < t {
-		return nil, c.fail(nil)
+		return dst, c.fail(nil)
 	}
 	idx, sub := c.idx, c.sub // positions in c.live, and the shares there
 	for i := range idx {
@@ -261,7 +262,7 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	for tries := 0; ; tries++ {
 		if tries == maxSubsets {
 			c.inconsistent = true
-			return nil, c.fail(nil)
+			return dst, c.fail(nil)
 		}
 		for i, j := range idx {
 			sub[i] = c.live[j]
@@ -272,7 +273,7 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 		}
 		if !nextSubset(idx, len(c.live)) {
 			c.inconsistent = true
-			return nil, c.fail(nil)
+			return dst, c.fail(nil)
 		}
 	}
 	c.checkOthers(sub)

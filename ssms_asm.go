@@ -1,0 +1,5 @@
+//go:build !purego
+
+package shamir
+
+const purego = false

@@ -1,0 +1,396 @@
+package shamir
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+)
+
+// This file checks shares against each other and corrects bad ones.
+//
+// The y bytes at one position of m shares made with threshold t are the
+// values of a polynomial of degree < t at the m distinct x coordinates: a
+// codeword of a Reed–Solomon code of length m and dimension t, minimum
+// distance m−t+1. So with r = m−t > 0 spare shares, any change to at most r
+// shares at a position is detected, and a change to at most ⌊r/2⌋ of them can
+// be located and undone.
+//
+// The parity checks are those of the dual code. For distinct x_0…x_{m−1} let
+// v_i = 1/Π_{j≠i}(x_i − x_j). For any polynomial f of degree < m,
+// Σ_i v_i·f(x_i) is the coefficient of x^{m−1} of f (it is the leading term
+// of f's Lagrange form). With f = x^k·p and deg p < t, f has degree < m for
+// every k < r, so the r×m matrix H[k][i] = v_i·x_i^k has H·y = 0 for every
+// codeword y; its rows are independent (a scaled Vandermonde matrix), so the
+// codewords are exactly its kernel.
+//
+// If y = c + e with c a codeword and e the errors, the syndrome S = H·y = H·e
+// is S_k = Σ_{i∈E} (v_i·e_i)·x_i^k: a sum of powers of the "locators" x_i of
+// the bad shares. Berlekamp–Massey finds the shortest linear recurrence the
+// sequence S_0…S_{r−1} obeys; when at most ⌊r/2⌋ shares are wrong, its
+// connection polynomial is Λ(z) = Π_{i∈E}(1 − x_i·z), whose roots give the
+// bad shares.
+//
+// The syndrome depends on the errors only, never on the secret. Computing it
+// uses the engine and is constant time; what follows branches on it, which
+// tells an observer about the errors (which Verify reports anyway) and nothing
+// about the secret. Interpolating the secret in CombineRobust goes through the
+// engine again and is constant time.
+
+// ErrInconsistentShares is the Err of the *BadSharesError that Verify and
+// CombineRobust return for parts that do not all lie on one polynomial of
+// degree below the threshold.
+var ErrInconsistentShares = errors.New("shamir: shares do not lie on one polynomial of degree below the threshold")
+
+// Verify reports whether parts, made by Split (or by Vault's shamir package)
+// with the given threshold, agree on one secret: it returns nil when at every
+// byte position all the parts lie on one polynomial of degree < threshold.
+// It needs more than threshold parts to check anything: any threshold parts
+// agree.
+//
+// Otherwise it returns a *BadSharesError whose Err is ErrInconsistentShares.
+// With m parts there are r = m−threshold spare ones, and:
+//
+//   - if at most r parts were altered, Verify reports the error;
+//   - if at most ⌊r/2⌋ were, Positions lists exactly those parts.
+//
+// More precisely, Positions is not empty when, and only when, the parts can be
+// made consistent by replacing at most ⌊r/2⌋ of them; the smallest such set
+// is then unique and Positions is that set. When more than ⌊r/2⌋ parts are
+// wrong, that set, if it exists, is not the set of wrong parts: replacing good
+// parts can also give consistent ones (for shares from another split or
+// random bytes this is vanishingly rare, as it must happen at every byte
+// position at once, but a forger who knows the shares can arrange it). When
+// no such set exists, Positions is empty: the parts are known to be
+// inconsistent but which are bad cannot be told.
+//
+// The format errors are those of Combine, and ErrThresholdTooSmall,
+// ErrThresholdTooLarge and ErrPartsBelowThreshold for a threshold outside
+// 2…len(parts).
+//
+// Verify checks the parts with one pass of the engine over them and, when
+// they are inconsistent, decodes a byte position for each bad part found.
+// Its running time depends on which bytes are wrong but not on the secret.
+func Verify(parts [][]byte, threshold int) error {
+	xs, ys, err := parseParts(parts, threshold)
+	if err != nil {
+		return err
+	}
+	bad, ok := findBad(xs, ys, threshold)
+	if !ok {
+		return &BadSharesError{Err: ErrInconsistentShares}
+	}
+	if len(bad) > 0 {
+		return &BadSharesError{Positions: bad, Err: ErrInconsistentShares}
+	}
+	return nil
+}
+
+// CombineRobust is Combine for parts that may include bad ones: it
+// reconstructs the secret from parts made with the given threshold,
+// correcting up to ⌊(len(parts)−threshold)/2⌋ bad parts, and returns the
+// positions in parts of those it set aside, in increasing order (nil when
+// all were consistent).
+//
+// It succeeds exactly when Verify returns nil or a *BadSharesError with
+// Positions, and bad is those Positions. The guarantee is Verify's: if at
+// most ⌊(len(parts)−threshold)/2⌋ parts are bad, the secret is right and bad
+// lists them. When the bad parts cannot be located, it returns a
+// *BadSharesError whose Err is ErrInconsistentShares, and no secret.
+//
+// With exactly threshold parts there is nothing to check against, and
+// CombineRobust is Combine.
+func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err error) {
+	xs, ys, err := parseParts(parts, threshold)
+	if err != nil {
+		return nil, nil, err
+	}
+	bad, ok := findBad(xs, ys, threshold)
+	if !ok {
+		return nil, nil, &BadSharesError{Err: ErrInconsistentShares}
+	}
+	// Every part outside bad lies, at every position, on the polynomial the
+	// decoder found, and there are at least threshold of them: interpolate
+	// at zero through the first threshold.
+	useX := make([]byte, 0, threshold)
+	useY := make([][]byte, 0, threshold)
+	for i := range xs {
+		if len(useX) == threshold {
+			break
+		}
+		if !contains(bad, i) {
+			useX = append(useX, xs[i])
+			useY = append(useY, ys[i])
+		}
+	}
+	secret = make([]byte, len(ys[0]))
+	newMatrix(active, lagrangeAtZero(useX), 1, threshold).apply(useY, [][]byte{secret}, 0, len(secret), false)
+	return secret, bad, nil
+}
+
+func contains(s []int, v int) bool {
+	for _, e := range s {
+		if e == v {
+			return true
+		}
+	}
+	return false
+}
+
+// parseParts checks parts as Combine does and against threshold, and returns
+// their x coordinates and y bytes.
+func parseParts(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err error) {
+	switch {
+	case threshold < 2:
+		return nil, nil, ErrThresholdTooSmall
+	case threshold > 255:
+		return nil, nil, ErrThresholdTooLarge
+	case len(parts) < threshold:
+		return nil, nil, ErrPartsBelowThreshold
+	}
+	size := len(parts[0])
+	if size < 2 {
+		return nil, nil, ErrPartTooShort
+	}
+	for _, p := range parts[1:] {
+		if len(p) != size {
+			return nil, nil, ErrLengthMismatch
+		}
+	}
+	n := size - ShareOverhead
+	var seen [256]bool
+	xs = make([]byte, len(parts))
+	ys = make([][]byte, len(parts))
+	for i, p := range parts {
+		x := p[n]
+		if seen[x] {
+			return nil, nil, ErrDuplicatePart
+		}
+		if x == 0 {
+			return nil, nil, ErrZeroX
+		}
+		seen[x] = true
+		xs[i], ys[i] = x, p[:n]
+	}
+	return xs, ys, nil
+}
+
+// parityCheck returns the (len(xs)−t)×len(xs) matrix H[k][i] = v_i·x_i^k,
+// v_i = 1/Π_{j≠i}(x_i − x_j), whose kernel is the values at xs of the
+// polynomials of degree < t. The x coordinates must be distinct.
+func parityCheck(xs []byte, t int) []byte {
+	m, r := len(xs), len(xs)-t
+	h := make([]byte, r*m)
+	for i, xi := range xs {
+		d := byte(1)
+		for j, xj := range xs {
+			if j != i {
+				d = gfMul(d, xi^xj)
+			}
+		}
+		v := gfInv(d)
+		for k := range r {
+			h[k*m+i] = v
+			v = gfMul(v, xi)
+		}
+	}
+	return h
+}
+
+// findBad returns the smallest set of parts, of at most ⌊(m−t)/2⌋, outside
+// which all parts are consistent (nil if all are), in increasing order, and
+// whether there is one.
+//
+// It keeps a set B of parts known to be bad, initially empty, and checks the
+// parts outside B at every position, a block at a time. At the first position
+// where they are inconsistent, it decodes that position with all m parts; the
+// parts found wrong there must be in every set that works, and at least one
+// is not yet in B (else the parts outside B would be consistent there). It
+// adds them to B and goes on from that position with the parts outside the
+// new B: the positions before it were consistent outside the old B, so they
+// are outside the new one. So the consistent common case is one pass of the
+// engine, and a part that is bad everywhere costs one decode, not one per
+// byte.
+//
+// The check needs some parity-check matrix of the parts outside B, not
+// necessarily H: the cheapest is the systematic one. With the first t of them
+// as T and the others as R, the parts are consistent exactly when
+// L·y_T = y_R, L the Lagrange matrix from T's x coordinates to R's; so
+// y_R + L·y_T is a syndrome that costs |R|·t multiply-adds per byte instead
+// of |R|·m. Like H·y, it is zero on the shares and depends on the errors
+// alone.
+func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
+	m, n := len(xs), len(ys[0])
+	if m == t {
+		return nil, true
+	}
+	maxBad := (m - t) / 2
+	var h []byte // the parity-check matrix of all parts, for decodeAt
+
+	isBad := make([]bool, m)
+	good := make([]int, 0, m) // the parts outside B: T, then R
+	var check *matrix         // L for the parts outside B
+	update := func() {
+		good = good[:0]
+		goodX := make([]byte, 0, m)
+		for i := range m {
+			if !isBad[i] {
+				good = append(good, i)
+				goodX = append(goodX, xs[i])
+			}
+		}
+		check = newMatrix(active, lagrange(goodX[:t], goodX[t:]), len(good)-t, t)
+	}
+	update()
+
+	chunk := min(n, blockSize)
+	buf := make([]byte, (m-t)*chunk)
+	synd := make([][]byte, m-t)
+	ins := make([][]byte, t)
+	for off := 0; off < n; off += chunk {
+		bn := min(chunk, n-off)
+		for from := 0; ; {
+			for j, i := range good[:t] {
+				ins[j] = ys[i][off : off+bn]
+			}
+			rest := good[t:]
+			for k, i := range rest {
+				synd[k] = buf[k*chunk : k*chunk+bn]
+				copy(synd[k][from:], ys[i][off+from:off+bn])
+			}
+			check.apply(ins, synd[:len(rest)], from, bn-from, true)
+			c := firstNonZero(synd[:len(rest)], from, bn)
+			if c < 0 {
+				break
+			}
+			if h == nil {
+				h = parityCheck(xs, t)
+			}
+			wrong, ok := decodeAt(h, xs, ys, t, off+c)
+			if !ok {
+				return nil, false
+			}
+			added := false
+			for _, i := range wrong {
+				if !isBad[i] {
+					isBad[i], added = true, true
+					bad = append(bad, i)
+				}
+			}
+			// added is always true by the argument above; checking it
+			// keeps a mistake from becoming an endless loop.
+			if !added || len(bad) > maxBad {
+				return nil, false
+			}
+			update()
+			from = c
+		}
+	}
+	slices.Sort(bad)
+	return bad, true
+}
+
+// firstNonZero returns the first column in [from, to) where a row is not
+// zero, or -1.
+func firstNonZero(rows [][]byte, from, to int) int {
+	first := to
+	for _, row := range rows {
+		i := from
+		for ; i+8 <= first; i += 8 {
+			if binary.LittleEndian.Uint64(row[i:]) != 0 {
+				break
+			}
+		}
+		for ; i < first; i++ {
+			if row[i] != 0 {
+				first = i
+				break
+			}
+		}
+	}
+	if first == to {
+		return -1
+	}
+	return first
+}
+
+// decodeAt returns the parts that are wrong at byte position col, given that
+// at most ⌊(m−t)/2⌋ are, or false if no such set of parts explains the
+// syndrome. h is the parity-check matrix of all m parts.
+func decodeAt(h, xs []byte, ys [][]byte, t, col int) (wrong []int, ok bool) {
+	m, r := len(xs), len(xs)-t
+	s := make([]byte, r)
+	for k := range s {
+		var acc byte
+		for i, y := range ys {
+			acc ^= gfMul(h[k*m+i], y[col])
+		}
+		s[k] = acc
+	}
+	lambda := berlekampMassey(s)
+	errs := len(lambda) - 1
+	if errs == 0 || 2*errs > r {
+		return nil, false
+	}
+	// x_i is a locator when Λ(1/x_i) = 0, that is when
+	// x_i^L·Λ(1/x_i) = Σ_j Λ_j·x_i^(L−j) = 0 (x_i ≠ 0): evaluate by Horner.
+	// Λ has at most L roots; finding L of them among the x coordinates means
+	// Λ = Π(1 − x_i·z) over them, so S is a combination of their powers
+	// alone (with non-zero weights, as no shorter recurrence exists): the
+	// errors are at those parts and nowhere else.
+	for i, x := range xs {
+		var v byte
+		for _, c := range lambda {
+			v = gfMul(v, x) ^ c
+		}
+		if v == 0 {
+			wrong = append(wrong, i)
+		}
+	}
+	if len(wrong) != errs {
+		return nil, false
+	}
+	return wrong, true
+}
+
+// berlekampMassey returns the connection polynomial Λ, Λ_0 = 1, of the
+// shortest linear recurrence S_k = Σ_{j=1}^{L} Λ_j·S_{k−j} (in characteristic
+// 2, − is +) that generates s, as its L+1 coefficients.
+func berlekampMassey(s []byte) []byte {
+	n := len(s)
+	c := make([]byte, n+1) // the current connection polynomial
+	b := make([]byte, n+1) // c as it was before the last length change
+	tmp := make([]byte, n+1)
+	c[0], b[0] = 1, 1
+	l := 0        // the length of the recurrence c describes
+	shift := 1    // how many steps ago b was current
+	db := byte(1) // the discrepancy that made b obsolete
+	for k := range n {
+		// The discrepancy: how far c's prediction of s[k] is off.
+		d := s[k]
+		for j := 1; j <= l; j++ {
+			d ^= gfMul(c[j], s[k-j])
+		}
+		if d == 0 {
+			shift++
+			continue
+		}
+		// c − (d/db)·z^shift·b predicts s[0…k] correctly.
+		q := gfMul(d, gfInv(db))
+		lengthen := 2*l <= k
+		if lengthen {
+			copy(tmp, c)
+		}
+		for j := shift; j <= n; j++ {
+			c[j] ^= gfMul(q, b[j-shift])
+		}
+		if lengthen {
+			l = k + 1 - l
+			b, tmp = tmp, b
+			db = d
+			shift = 1
+		} else {
+			shift++
+		}
+	}
+	return c[:l+1]
+}

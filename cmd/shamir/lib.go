@@ -7,29 +7,24 @@ import (
 	"github.com/gf256/shamir"
 )
 
-// This file is the seam between the command and the library functions that
-// other branches are still writing: Verify and CombineRobust (branch verify)
-// and the SSMS format (branch ssms). Until they are merged, the stand-ins
-// below keep the command building; they are replaced by calls to the
-// library when it has them.
+// This file is the seam between the command and the library: Verify and
+// CombineRobust, and the SSMS format, which another branch (ssms) is still
+// writing. Until it is merged, the SSMS stand-ins below keep the command
+// building; they become calls to the library when it has them.
 
 var errNotYet = errors.New("this build of shamir lacks the library support for it")
 
 // verifyParts checks Vault-format parts made with threshold against each
-// other; it is shamir.Verify.
+// other.
 func verifyParts(parts [][]byte, threshold int) error {
-	return errNotYet
+	return shamir.Verify(parts, threshold)
 }
 
 // combineRobust recovers the secret from Vault-format parts made with
 // threshold, setting aside up to (len(parts)-threshold)/2 bad ones, whose
-// indexes it returns; it is shamir.CombineRobust.
+// indexes it returns.
 func combineRobust(parts [][]byte, threshold int) ([]byte, []int, error) {
-	if len(parts) < threshold {
-		return nil, nil, shamir.ErrPartsBelowThreshold
-	}
-	s, err := shamir.Combine(parts)
-	return s, nil, err
+	return shamir.CombineRobust(parts, threshold)
 }
 
 // isSSMS reports whether head, the start of a file, is the start of an SSMS

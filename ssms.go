@@ -1,0 +1,453 @@
+package shamir
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"golang.org/x/crypto/chacha20poly1305"
+	"golang.org/x/sys/cpu"
+)
+
+// Secret Sharing Made Short (Krawczyk, CRYPTO '93): the secret is encrypted
+// under a fresh random key, the ciphertext is dispersed with a systematic
+// Reed–Solomon code so that any threshold fragments rebuild it, and only the
+// 32-byte key is shared with Shamir's scheme. A share is about
+// len(secret)/threshold bytes instead of len(secret).
+//
+// The encryption is chunked in the manner of age's STREAM: the secret is cut
+// into chunks of chunkSize bytes, each sealed with an AEAD under a nonce made
+// of the chunk's number and a flag set only on the last chunk, so that
+// reordering, dropping, truncating or extending chunks is detected. Each
+// sealed chunk is dispersed on its own, so the streaming forms need memory
+// for one chunk per share, whatever the size of the secret.
+//
+// The byte layout of a share is in docs/FORMAT.md.
+
+// Errors returned by the SSMS functions, compared with errors.Is. Parameter
+// errors are those of Split (ErrPartsBelowThreshold, ErrTooManyParts,
+// ErrThresholdTooSmall, ErrThresholdTooLarge).
+var (
+	// ErrNotEnoughShares is wrapped by every error that means the secret was
+	// not recovered (or, for the reader, not recovered in full).
+	ErrNotEnoughShares = errors.New("shamir: not enough good shares to recover the secret")
+	// ErrMixedSplits reports shares of two or more splits, each with enough
+	// good shares to be recovered, so that which one is meant cannot be told.
+	ErrMixedSplits = errors.New("shamir: shares of several splits, each complete")
+
+	// The reasons a single share is bad. They are joined to
+	// ErrNotEnoughShares when recovery fails.
+	ErrNotSSMSShare       = errors.New("shamir: not an SSMS share")
+	ErrUnsupportedVersion = errors.New("shamir: unsupported SSMS share version")
+	ErrUnsupportedAEAD    = errors.New("shamir: SSMS share names an unknown AEAD")
+	ErrShareDamaged       = errors.New("shamir: SSMS share is damaged")
+	ErrShareTruncated     = errors.New("shamir: SSMS share is truncated")
+	ErrShareExtended      = errors.New("shamir: SSMS share has data past its end")
+	ErrShareInconsistent  = errors.New("shamir: SSMS share disagrees with the others")
+	ErrOtherSplit         = errors.New("shamir: SSMS share belongs to another split")
+
+	// ErrNilStream reports a nil io.Reader or io.Writer given to
+	// NewSplitWriter or NewCombineReader.
+	ErrNilStream = errors.New("shamir: nil share stream")
+	// ErrClosed reports a Write to a split writer after Close.
+	ErrClosed = errors.New("shamir: write to closed SSMS writer")
+)
+
+// The share format. See docs/FORMAT.md.
+const (
+	ssmsMagic   = "GFSSMS"
+	ssmsVersion = 1
+
+	// Header fields, by offset.
+	hdrVersion   = 6
+	hdrAEAD      = 7
+	hdrParts     = 8
+	hdrThreshold = 9
+	hdrChunkSize = 10
+	hdrSplitID   = 14
+	hdrIndex     = 30 // the first field that differs between shares
+	hdrX         = 31
+	hdrKeyShare  = 32
+	hdrCRC       = 64
+	headerSize   = 68
+
+	adSize      = hdrIndex // the fields every share of a split has in common
+	splitIDSize = 16
+	keySize     = 32
+
+	recordOverhead = 8 // the length word before a fragment and the CRC after it
+	lastFlag       = 1 << 31
+
+	tagSize          = 16 // both AEADs
+	defaultChunkSize = 64 << 10
+	maxChunkSize     = 1 << 24
+
+	aesGCM           = 1
+	chaCha20Poly1305 = 2
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// hasAESHardware tells whether AES-GCM runs in hardware (AES rounds and
+// carry-less multiplication) here; otherwise ChaCha20-Poly1305 is faster and
+// free of the timing leaks of table-based AES.
+var hasAESHardware = cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ ||
+	cpu.ARM64.HasAES && cpu.ARM64.HasPMULL ||
+	cpu.S390X.HasAES && cpu.S390X.HasAESGCM ||
+	cpu.PPC64.IsPOWER8
+
+func defaultAEAD() byte {
+	if hasAESHardware {
+		return aesGCM
+	}
+	return chaCha20Poly1305
+}
+
+func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
+	switch id {
+	case aesGCM:
+		b, err := aes.NewCipher(key)
+		if err != nil {
+			return nil, err
+		}
+		return cipher.NewGCM(b)
+	case chaCha20Poly1305:
+		return chacha20poly1305.New(key)
+	}
+	return nil, ErrUnsupportedAEAD
+}
+
+// nonce returns the nonce of chunk number i: i as an 11-byte big-endian
+// number, then 1 for the last chunk and 0 for the others.
+func nonce(i uint64, last bool) []byte {
+	var n [12]byte
+	binary.BigEndian.PutUint64(n[3:11], i)
+	if last {
+		n[11] = 1
+	}
+	return n[:]
+}
+
+// fragSize is the length of each of the threshold fragments of a sealed chunk
+// of n plaintext bytes: the n+tagSize bytes of ciphertext, padded with zeros
+// to a multiple of threshold.
+func fragSize(n, threshold int) int {
+	return (n + tagSize + threshold - 1) / threshold
+}
+
+// shareSize is the length of each share of a secret of n bytes:
+//
+//	headerSize + Σ over chunks (recordOverhead + fragSize(chunk length))
+//
+// where the chunks are n/chunkSize full ones and, when n is not a multiple,
+// one shorter; a secret of zero bytes has one empty chunk.
+func shareSize(n, threshold, chunkSize int) int {
+	full, rest := n/chunkSize, n%chunkSize
+	if rest == 0 && full > 0 {
+		full, rest = full-1, chunkSize
+	}
+	return headerSize + full*(recordOverhead+fragSize(chunkSize, threshold)) +
+		recordOverhead + fragSize(rest, threshold)
+}
+
+func checkSSMS(parts, threshold int) error {
+	// Split's checks, less the one on an empty secret: SSMS takes any length.
+	return checkSplit([]byte{0}, parts, threshold)
+}
+
+// SplitSSMS splits secret into parts shares, any threshold of which recover
+// it with CombineSSMS; fewer reveal nothing about it but its length. Unlike
+// Split, each share is only about len(secret)/threshold bytes (plus 8 bytes
+// per 64 KiB and a 68-byte header; see docs/FORMAT.md). The secret may be
+// empty.
+//
+// The secret is encrypted with AES-256-GCM where the CPU has AES instructions
+// and ChaCha20-Poly1305 elsewhere, under a key drawn for this call only; both
+// are always readable. It requires 2 <= threshold <= parts <= 255.
+//
+// The shares are those NewSplitWriter writes; either may be read by
+// CombineSSMS or NewCombineReader.
+func SplitSSMS(secret []byte, parts, threshold int) ([][]byte, error) {
+	return splitSSMS(secret, parts, threshold, defaultChunkSize, defaultAEAD(), newRandom())
+}
+
+// splitSSMS is SplitSSMS with the chunk size, the AEAD and the randomness
+// given.
+func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng io.Reader) ([][]byte, error) {
+	e, err := newEncoder(parts, threshold, chunkSize, aeadID, rng)
+	if err != nil {
+		return nil, err
+	}
+	size := shareSize(len(secret), threshold, chunkSize)
+	buf := make([]byte, parts*size)
+	shares := make([][]byte, parts)
+	for i := range shares {
+		shares[i] = buf[i*size : (i+1)*size : (i+1)*size]
+		copy(shares[i], e.headers[i])
+	}
+	recs := make([][]byte, parts)
+	off := headerSize
+	for first := true; first || len(secret) > 0; first = false {
+		p := secret[:min(chunkSize, len(secret))]
+		secret = secret[len(p):]
+		rl := recordOverhead + fragSize(len(p), threshold)
+		for i, s := range shares {
+			recs[i] = s[off : off+rl]
+		}
+		e.seal(p, len(secret) == 0, recs)
+		off += rl
+	}
+	return shares, nil
+}
+
+// An encoder seals and disperses the chunks of one split.
+type encoder struct {
+	parts, threshold int
+	headers          [][]byte // each share's header
+	hcrc             []uint32 // their CRCs, where each record's CRC starts
+	aead             cipher.AEAD
+	code             *rsCode
+	count            uint64 // the number of the next chunk
+	ct               []byte // a sealed chunk, padded to threshold fragments
+	data, parity     [][]byte
+}
+
+// newEncoder draws the key and the split ID from rng, shares the key, and
+// prepares the headers.
+func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*encoder, error) {
+	if err := checkSSMS(parts, threshold); err != nil {
+		return nil, err
+	}
+	if chunkSize < 1 || chunkSize > maxChunkSize {
+		return nil, fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
+	}
+	var key [keySize]byte
+	defer clear(key[:])
+	var id [splitIDSize]byte
+	if _, err := io.ReadFull(rng, key[:]); err != nil {
+		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+	}
+	if _, err := io.ReadFull(rng, id[:]); err != nil {
+		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+	}
+	keyShares, err := split(key[:], parts, threshold, rng)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := newAEAD(aeadID, key[:])
+	if err != nil {
+		return nil, err
+	}
+	e := &encoder{
+		parts:     parts,
+		threshold: threshold,
+		headers:   make([][]byte, parts),
+		hcrc:      make([]uint32, parts),
+		aead:      aead,
+		code:      newRSCode(parts, threshold),
+		ct:        make([]byte, threshold*fragSize(chunkSize, threshold)),
+		data:      make([][]byte, threshold),
+		parity:    make([][]byte, parts-threshold),
+	}
+	hbuf := make([]byte, parts*headerSize)
+	for i := range parts {
+		h := hbuf[i*headerSize : (i+1)*headerSize]
+		copy(h, ssmsMagic)
+		h[hdrVersion] = ssmsVersion
+		h[hdrAEAD] = aeadID
+		h[hdrParts] = byte(parts)
+		h[hdrThreshold] = byte(threshold)
+		binary.BigEndian.PutUint32(h[hdrChunkSize:], uint32(chunkSize))
+		copy(h[hdrSplitID:], id[:])
+		h[hdrIndex] = byte(i)
+		h[hdrX] = keyShares[i][keySize]
+		copy(h[hdrKeyShare:hdrCRC], keyShares[i][:keySize])
+		clear(keyShares[i])
+		e.hcrc[i] = crc32.Checksum(h[:hdrCRC], castagnoli)
+		binary.BigEndian.PutUint32(h[hdrCRC:], e.hcrc[i])
+		e.headers[i] = h
+	}
+	return e, nil
+}
+
+// seal encrypts the chunk p, the last one if last is set, and writes its
+// record for share i to recs[i], which must be recordOverhead+fragSize(len(p))
+// bytes long.
+func (e *encoder) seal(p []byte, last bool, recs [][]byte) {
+	t := e.threshold
+	f := fragSize(len(p), t)
+	ct := e.ct[:t*f]
+	e.aead.Seal(ct[:0], nonce(e.count, last), p, e.headers[0][:adSize])
+	clear(ct[len(p)+tagSize:])
+	for j := range t {
+		e.data[j] = ct[j*f : (j+1)*f]
+	}
+	for r := range e.parity {
+		e.parity[r] = recs[t+r][4 : 4+f]
+	}
+	e.code.encode(e.data, e.parity, 0, f)
+	length := uint32(len(p))
+	if last {
+		length |= lastFlag
+	}
+	for i, rec := range recs {
+		binary.BigEndian.PutUint32(rec, length)
+		if i < t {
+			copy(rec[4:4+f], e.data[i])
+		}
+		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.hcrc[i], e.count, rec[:4+f]))
+	}
+	e.count++
+}
+
+// recordCRC is the CRC-32C of a share's header (less its CRC), the chunk
+// number as 8 big-endian bytes, and the record up to its CRC. Binding the
+// header and the number makes a record moved within a share, or into a
+// share of another split, fail its check.
+func recordCRC(hcrc uint32, count uint64, rec []byte) uint32 {
+	var c [8]byte
+	binary.BigEndian.PutUint64(c[:], count)
+	return crc32.Update(crc32.Update(hcrc, castagnoli, c[:]), castagnoli, rec)
+}
+
+// A header is the parsed header of a share.
+type header struct {
+	aead             byte
+	parts, threshold int
+	chunkSize        int
+	index            int
+	x                byte
+	ad               [adSize]byte // the fields common to the split
+	keyShare         [keySize]byte
+	crc              uint32
+}
+
+// parseHeader parses and checks the first headerSize bytes of a share.
+func parseHeader(b []byte) (*header, error) {
+	if len(b) < len(ssmsMagic) || string(b[:len(ssmsMagic)]) != ssmsMagic {
+		if len(b) < len(ssmsMagic) && string(b) == ssmsMagic[:len(b)] {
+			return nil, ErrShareTruncated
+		}
+		return nil, ErrNotSSMSShare
+	}
+	if len(b) <= hdrVersion {
+		return nil, ErrShareTruncated
+	}
+	if b[hdrVersion] != ssmsVersion {
+		return nil, ErrUnsupportedVersion
+	}
+	if len(b) < headerSize {
+		return nil, ErrShareTruncated
+	}
+	h := &header{
+		aead:      b[hdrAEAD],
+		parts:     int(b[hdrParts]),
+		threshold: int(b[hdrThreshold]),
+		chunkSize: int(binary.BigEndian.Uint32(b[hdrChunkSize:])),
+		index:     int(b[hdrIndex]),
+		x:         b[hdrX],
+		crc:       crc32.Checksum(b[:hdrCRC], castagnoli),
+	}
+	if h.crc != binary.BigEndian.Uint32(b[hdrCRC:]) {
+		return nil, ErrShareDamaged
+	}
+	copy(h.ad[:], b[:adSize])
+	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
+	switch {
+	case h.aead != aesGCM && h.aead != chaCha20Poly1305:
+		return nil, ErrUnsupportedAEAD
+	case checkSSMS(h.parts, h.threshold) != nil,
+		h.index >= h.parts,
+		h.x == 0,
+		h.chunkSize < 1 || h.chunkSize > maxChunkSize:
+		return nil, ErrShareDamaged
+	}
+	return h, nil
+}
+
+// A record is one share's part of a sealed chunk.
+type record struct {
+	n    int  // the plaintext length of the chunk
+	last bool // the chunk is the last one
+	frag []byte
+}
+
+// parseRecord checks the record rec of the share with header h for chunk
+// number count; rec must have the length its first word implies (see
+// recordSize).
+func parseRecord(h *header, count uint64, rec []byte) (record, error) {
+	n, last, err := recordLength(h, count, rec)
+	if err != nil {
+		return record{}, err
+	}
+	f := fragSize(n, h.threshold)
+	if len(rec) != recordOverhead+f {
+		return record{}, ErrShareTruncated
+	}
+	if recordCRC(h.crc, count, rec[:4+f]) != binary.BigEndian.Uint32(rec[4+f:]) {
+		return record{}, ErrShareDamaged
+	}
+	return record{n: n, last: last, frag: rec[4 : 4+f]}, nil
+}
+
+// recordLength reads the length word of a record: every chunk but the last
+// is full, and the last is empty only when it is the first (the secret is
+// empty).
+func recordLength(h *header, count uint64, rec []byte) (n int, last bool, err error) {
+	if len(rec) < 4 {
+		return 0, false, ErrShareTruncated
+	}
+	v := binary.BigEndian.Uint32(rec)
+	n, last = int(v&^lastFlag), v&lastFlag != 0
+	if n > h.chunkSize || !last && n != h.chunkSize || n == 0 && count > 0 {
+		return 0, false, ErrShareDamaged
+	}
+	return n, last, nil
+}
+
+// recordSize is the length of a record whose first word is valid.
+func recordSize(h *header, n int) int {
+	return recordOverhead + fragSize(n, h.threshold)
+}
+
+// CombineSSMS recovers a secret from shares made by SplitSSMS or
+// NewSplitWriter. Any threshold good shares of the split suffice; the others
+// may be damaged, truncated, duplicated, from another split, or missing.
+//
+// It returns a non-nil secret if and only if the secret was recovered, and
+// then every byte of it was authenticated. If some shares were found bad it
+// also returns a *BadSharesError listing them, with a nil Err field: the
+// secret is good, the shares at those positions should be replaced.
+//
+// When the secret cannot be recovered, the error wraps ErrNotEnoughShares
+// (joined with the reasons the shares were bad, such as ErrShareDamaged or
+// ErrUnsupportedVersion, or with ErrMixedSplits), and is a *BadSharesError
+// when some shares could be named bad or were found inconsistent. A wrong
+// secret is never returned: every chunk is authenticated, and the shares not
+// needed to recover it are checked against it.
+func CombineSSMS(shares [][]byte) ([]byte, error) {
+	ins := make([]*shareIn, len(shares))
+	for i, s := range shares {
+		ins[i] = &shareIn{pos: i}
+		ins[i].hdr, ins[i].err = parseHeader(s)
+		if ins[i].err == nil {
+			ins[i].mem = s[headerSize:]
+		}
+	}
+	c, err := newCombiner(ins)
+	if err != nil {
+		return nil, err
+	}
+	secret := make([]byte, 0, c.sizeHint())
+	for !c.done {
+		if secret, err = c.chunk(secret); err != nil {
+			clear(secret)
+			return nil, err
+		}
+	}
+	return secret, c.report()
+}

@@ -1,0 +1,510 @@
+package shamir
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"crypto/cipher"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// This file holds what CombineSSMS and NewCombineReader have in common: one
+// chunk at a time, read every live share's record, decode the chunk from
+// threshold of them, open it with the AEAD, and check the records of the
+// other shares against it.
+//
+// Telling the bad shares. Each share's header and each of its records carry
+// a CRC-32C, so a share damaged by accident is named from its own bytes,
+// before any decoding. A share altered on purpose can pass its CRCs; then
+// either it is among the threshold shares a chunk is decoded from, and the
+// chunk fails to open (or its padding is not zero), or it is not, and its
+// record differs from the one re-encoded from the opened chunk. In the first
+// case the combiner tries other subsets of threshold shares until one
+// opens, and then the second case names the bad share. A subset opens only if
+// every share in it agrees with the dealer's output for that chunk (decoding
+// is a bijection, and the AEAD authenticates every ciphertext byte), so a
+// share named bad is bad, and a share that was used is good.
+
+// maxSubsets bounds the number of threshold-subsets of the live shares tried
+// for one chunk before the combiner gives up: C(parts, threshold) can be
+// astronomical. The subsets are tried in lexicographic order, so when at most
+// parts−threshold shares are bad the search ends within the bound in the
+// cases the tests exercise; beyond it the shares are reported inconsistent.
+const maxSubsets = 1024
+
+// A shareIn is one share being combined, whole in memory or read from a
+// stream.
+type shareIn struct {
+	pos int     // the index into the caller's argument
+	hdr *header // nil when err is set by parseHeader
+	err error   // why the share is bad, once it is
+
+	mem []byte        // CombineSSMS: the bytes not consumed yet
+	r   *bufio.Reader // NewCombineReader: the stream
+	buf []byte        // NewCombineReader: the current record
+
+	rec record // the record of the current chunk
+}
+
+// next reads and checks the share's record for chunk count.
+func (s *shareIn) next(count uint64) (record, error) {
+	if s.r == nil {
+		n, _, err := recordLength(s.hdr, count, s.mem)
+		if err != nil {
+			return record{}, err
+		}
+		size := recordSize(s.hdr, n)
+		if len(s.mem) < size {
+			return record{}, ErrShareTruncated
+		}
+		rec := s.mem[:size]
+		s.mem = s.mem[size:]
+		return parseRecord(s.hdr, count, rec)
+	}
+	if _, err := io.ReadFull(s.r, s.buf[:4]); err != nil {
+		return record{}, readErr(err)
+	}
+	n, _, err := recordLength(s.hdr, count, s.buf[:4])
+	if err != nil {
+		return record{}, err
+	}
+	size := recordSize(s.hdr, n)
+	if _, err := io.ReadFull(s.r, s.buf[4:size]); err != nil {
+		return record{}, readErr(err)
+	}
+	return parseRecord(s.hdr, count, s.buf[:size])
+}
+
+// readErr turns the end of a stream inside a record into ErrShareTruncated.
+func readErr(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return ErrShareTruncated
+	}
+	return err
+}
+
+// atEnd reports nil if the share has no bytes after its last record.
+func (s *shareIn) atEnd() error {
+	if s.r == nil {
+		if len(s.mem) > 0 {
+			return ErrShareExtended
+		}
+		return nil
+	}
+	switch _, err := s.r.Peek(1); err {
+	case nil:
+		return ErrShareExtended
+	case io.EOF:
+		return nil
+	default:
+		return err
+	}
+}
+
+// A combiner recovers the secret of one split, chunk by chunk.
+type combiner struct {
+	all  []*shareIn // by position in the caller's argument
+	live []*shareIn // the shares of the split not found bad, by index
+
+	h     *header // the header of a live share: the split's parameters
+	code  *rsCode
+	aead  cipher.AEAD // nil until the first chunk opens
+	count uint64      // the number of the next chunk
+	done  bool
+
+	inconsistent bool // a chunk opened with no subset of the live shares
+
+	// Scratch, reused from chunk to chunk.
+	ct      []byte // the sealed chunk, padded to threshold fragments
+	check   []byte // re-encoded fragments of the shares not decoded from
+	ins     [][]byte
+	outs    [][]byte
+	decHave []int // the fragments dec decodes from
+	dec     *matrix
+	missing []int
+}
+
+// newCombiner picks the split to recover among the shares whose headers
+// parsed (those of another split or duplicated are bad), or fails.
+func newCombiner(all []*shareIn) (*combiner, error) {
+	c := &combiner{all: all}
+	groups := make(map[[adSize]byte][]*shareIn)
+	var order [][adSize]byte
+	for _, s := range all {
+		if s.err != nil {
+			continue
+		}
+		g := groups[s.hdr.ad]
+		if g == nil {
+			order = append(order, s.hdr.ad)
+		}
+		groups[s.hdr.ad] = append(g, s)
+	}
+	// Within a split, a share whose index or key x coordinate was seen at an
+	// earlier position brings nothing new: it is a duplicate.
+	for ad, g := range groups {
+		var seenIndex, seenX [256]bool
+		live := g[:0:0]
+		for _, s := range g {
+			if seenIndex[s.hdr.index] || seenX[s.hdr.x] {
+				s.err = ErrDuplicatePart
+				continue
+			}
+			seenIndex[s.hdr.index], seenX[s.hdr.x] = true, true
+			live = append(live, s)
+		}
+		groups[ad] = live
+	}
+	// The split with the most shares is the one meant.
+	var best, tie int
+	for i, ad := range order {
+		switch n := len(groups[ad]); {
+		case n > len(groups[order[best]]):
+			best, tie = i, 0
+		case i != best && n == len(groups[order[best]]):
+			tie = n
+		}
+	}
+	if len(order) == 0 {
+		return nil, c.fail(nil)
+	}
+	live := groups[order[best]]
+	t := live[0].hdr.threshold
+	if len(live) < t {
+		return nil, c.fail(nil)
+	}
+	if tie >= t {
+		return nil, c.fail(ErrMixedSplits)
+	}
+	for _, ad := range order {
+		if ad != order[best] {
+			for _, s := range groups[ad] {
+				s.err = ErrOtherSplit
+			}
+		}
+	}
+	slices.SortFunc(live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
+
+	h := live[0].hdr
+	c.live, c.h = live, h
+	c.code = newRSCode(h.parts, t)
+	f := fragSize(h.chunkSize, t)
+	c.ct = make([]byte, t*f)
+	c.ins = make([][]byte, t)
+	c.outs = make([][]byte, max(t, h.parts-t))
+	for _, s := range live {
+		if s.r != nil {
+			s.buf = make([]byte, recordOverhead+f)
+		}
+	}
+	return c, nil
+}
+
+// sizeHint returns a bound on the secret's length from the shortest live
+// share held in memory.
+func (c *combiner) sizeHint() int {
+	n := -1
+	for _, s := range c.live {
+		if n < 0 || len(s.mem) < n {
+			n = len(s.mem)
+		}
+	}
+	full := recordOverhead + fragSize(c.h.chunkSize, c.h.threshold)
+	return min((n+full-1)/full*c.h.chunkSize, n*c.h.threshold)
+}
+
+// bad marks the share s bad for the reason err and drops it from live.
+func (c *combiner) bad(s *shareIn, err error) {
+	s.err = err
+	c.live = slices.DeleteFunc(c.live, func(l *shareIn) bool { return l == s })
+}
+
+// chunk appends the next chunk of the secret to dst, once it is
+// authenticated; after the last chunk, c.done is set.
+func (c *combiner) chunk(dst []byte) ([]byte, error) {
+	for _, s := range slices.Clone(c.live) {
+		rec, err := s.next(c.count)
+		if err != nil {
+			c.bad(s, err)
+			continue
+		}
+		s.rec = rec
+	}
+	t := c.h.threshold
+	if len(c.live) < t {
+		return nil, c.fail(nil)
+	}
+	idx := make([]int, t) // positions in c.live
+	for i := range idx {
+		idx[i] = i
+	}
+	sub := make([]*shareIn, t)
+	for tries := 0; ; tries++ {
+		if tries == maxSubsets {
+			c.inconsistent = true
+			return nil, c.fail(nil)
+		}
+		for i, j := range idx {
+			sub[i] = c.live[j]
+		}
+		if out, ok := c.open(sub, dst); ok {
+			dst = out
+			break
+		}
+		if !nextSubset(idx, len(c.live)) {
+			c.inconsistent = true
+			return nil, c.fail(nil)
+		}
+	}
+	c.checkOthers(sub)
+	c.count++
+	if sub[0].rec.last {
+		c.done = true
+		for _, s := range slices.Clone(c.live) {
+			if err := s.atEnd(); err != nil {
+				c.bad(s, err)
+			}
+		}
+	}
+	return dst, nil
+}
+
+// nextSubset advances idx, increasing positions below n, to the next
+// combination in lexicographic order, and reports whether there is one.
+func nextSubset(idx []int, n int) bool {
+	t := len(idx)
+	i := t - 1
+	for i >= 0 && idx[i] == n-t+i {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	idx[i]++
+	for j := i + 1; j < t; j++ {
+		idx[j] = idx[j-1] + 1
+	}
+	return true
+}
+
+// open decodes the current chunk from the records of sub and opens it,
+// appending the plaintext to dst. Before the first chunk has opened, the key
+// is recovered from sub's key shares too.
+func (c *combiner) open(sub []*shareIn, dst []byte) ([]byte, bool) {
+	n, last := sub[0].rec.n, sub[0].rec.last
+	for _, s := range sub[1:] {
+		if s.rec.n != n || s.rec.last != last {
+			return dst, false
+		}
+	}
+	aead := c.aead
+	if aead == nil {
+		aead = c.keyFrom(sub)
+	}
+	ct, ok := c.decode(sub, n)
+	if !ok {
+		return dst, false
+	}
+	out, err := aead.Open(dst, nonce(c.count, last), ct, c.h.ad[:])
+	if err != nil {
+		return dst, false
+	}
+	if c.aead == nil {
+		c.aead = aead
+		c.checkKeyShares(sub)
+	}
+	return out, true
+}
+
+// keyFrom recovers the key from the key shares of sub and returns its AEAD.
+func (c *combiner) keyFrom(sub []*shareIn) cipher.AEAD {
+	t := len(sub)
+	xs := make([]byte, t)
+	ys := make([][]byte, t)
+	for i, s := range sub {
+		xs[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
+	}
+	var key [keySize]byte
+	defer clear(key[:])
+	newMatrix(active, lagrangeAtZero(xs), 1, t).apply(ys, [][]byte{key[:]}, 0, keySize, false)
+	aead, err := newAEAD(c.h.aead, key[:])
+	if err != nil {
+		panic("shamir: " + err.Error()) // unreachable: parseHeader checked the AEAD
+	}
+	return aead
+}
+
+// checkKeyShares marks bad every live share whose key share is not on the
+// polynomial through the key shares of sub, which opened the first chunk.
+func (c *combiner) checkKeyShares(sub []*shareIn) {
+	others := c.othersThan(sub)
+	if len(others) == 0 {
+		return
+	}
+	t := len(sub)
+	known := make([]byte, t)
+	ys := make([][]byte, t)
+	for i, s := range sub {
+		known[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
+	}
+	targets := make([]byte, len(others))
+	want := make([][]byte, len(others))
+	buf := make([]byte, len(others)*keySize)
+	for i, s := range others {
+		targets[i] = s.hdr.x
+		want[i] = buf[i*keySize : (i+1)*keySize]
+	}
+	newMatrix(active, lagrange(known, targets), len(others), t).apply(ys, want, 0, keySize, false)
+	for i, s := range others {
+		if !bytes.Equal(want[i], s.hdr.keyShare[:]) {
+			c.bad(s, ErrShareInconsistent)
+		}
+	}
+	clear(buf)
+}
+
+// othersThan returns the live shares not in sub.
+func (c *combiner) othersThan(sub []*shareIn) []*shareIn {
+	var o []*shareIn
+	for _, s := range c.live {
+		if !slices.Contains(sub, s) {
+			o = append(o, s)
+		}
+	}
+	return o
+}
+
+// decode rebuilds the sealed chunk of n plaintext bytes from the records of
+// sub into c.ct, and checks its padding.
+func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
+	t := c.h.threshold
+	f := fragSize(n, t)
+	buf := c.ct[:t*f]
+	have := make([]int, t)
+	for i, s := range sub {
+		have[i] = s.hdr.index
+		c.ins[i] = s.rec.frag
+		if j := s.hdr.index; j < t {
+			copy(buf[j*f:(j+1)*f], s.rec.frag)
+		}
+	}
+	if !slices.Equal(have, c.decHave) {
+		m, missing, err := c.code.decoder(have)
+		if err != nil {
+			return nil, false // unreachable: the code is MDS
+		}
+		c.dec, c.missing, c.decHave = m, missing, have
+	}
+	if c.dec != nil {
+		outs := c.outs[:len(c.missing)]
+		for k, j := range c.missing {
+			outs[k] = buf[j*f : (j+1)*f]
+		}
+		c.dec.apply(c.ins[:t], outs, 0, f, false)
+	}
+	ct := buf[:n+tagSize]
+	for _, b := range buf[len(ct):] {
+		if b != 0 {
+			return nil, false
+		}
+	}
+	return ct, true
+}
+
+// checkOthers marks bad every live share not in sub whose record for the
+// chunk just opened differs from the dealer's, which c.ct now holds.
+func (c *combiner) checkOthers(sub []*shareIn) {
+	t := c.h.threshold
+	n, last := sub[0].rec.n, sub[0].rec.last
+	f := fragSize(n, t)
+	var parity []*shareIn
+	var rows []int
+	for _, s := range c.othersThan(sub) {
+		switch {
+		case s.rec.n != n || s.rec.last != last:
+			c.bad(s, ErrShareInconsistent)
+		case s.hdr.index < t:
+			if j := s.hdr.index; !bytes.Equal(s.rec.frag, c.ct[j*f:(j+1)*f]) {
+				c.bad(s, ErrShareInconsistent)
+			}
+		default:
+			parity = append(parity, s)
+			rows = append(rows, s.hdr.index)
+		}
+	}
+	if len(parity) == 0 {
+		return
+	}
+	if need := len(parity) * f; len(c.check) < need {
+		c.check = make([]byte, len(parity)*fragSize(c.h.chunkSize, t))
+	}
+	data := c.ins[:t]
+	for j := range t {
+		data[j] = c.ct[j*f : (j+1)*f]
+	}
+	outs := c.outs[:len(parity)]
+	for k := range parity {
+		outs[k] = c.check[k*f : (k+1)*f]
+	}
+	c.code.checker(rows).apply(data, outs, 0, f, false)
+	for k, s := range parity {
+		if !bytes.Equal(s.rec.frag, outs[k]) {
+			c.bad(s, ErrShareInconsistent)
+		}
+	}
+}
+
+// badPositions returns the positions of the shares found bad, and their
+// reasons without repeats.
+func (c *combiner) badPositions() (pos []int, reasons []error) {
+	for _, s := range c.all {
+		if s.err == nil {
+			continue
+		}
+		pos = append(pos, s.pos)
+		if !slices.Contains(reasons, s.err) {
+			reasons = append(reasons, s.err)
+		}
+	}
+	return pos, reasons
+}
+
+// report returns, once the secret is recovered, the *BadSharesError naming
+// the bad shares, or nil.
+func (c *combiner) report() error {
+	pos, _ := c.badPositions()
+	if len(pos) == 0 {
+		return nil
+	}
+	return &BadSharesError{Positions: pos}
+}
+
+// fail returns the error for a secret that cannot be recovered.
+func (c *combiner) fail(cause error) error {
+	pos, reasons := c.badPositions()
+	errs := []error{ErrNotEnoughShares}
+	if cause != nil {
+		errs = append(errs, cause)
+	}
+	var err error = &joinedError{append(errs, reasons...)}
+	if len(pos) == 0 && !c.inconsistent {
+		return err
+	}
+	return &BadSharesError{Positions: pos, Err: err}
+}
+
+// A joinedError is errors.Join on one line: the first error, then the others
+// in parentheses.
+type joinedError struct{ errs []error }
+
+func (e *joinedError) Error() string {
+	s := e.errs[0].Error()
+	for _, err := range e.errs[1:] {
+		s += fmt.Sprintf(" (%v)", err)
+	}
+	return s
+}
+
+func (e *joinedError) Unwrap() []error { return e.errs }

@@ -1,0 +1,210 @@
+package shamir
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// NewSplitWriter returns a writer that splits what is written to it into
+// len(shares) SSMS shares, any threshold of which recover it, writing share i
+// to shares[i]. The shares are in the format of SplitSSMS: CombineSSMS and
+// NewCombineReader read either.
+//
+// The writer holds one 64 KiB chunk of the secret and one chunk's worth of
+// output per share, whatever the length of the secret. It writes the headers
+// of all shares, then one record per chunk to each share in turn, so a reader
+// that reads the shares in the same order (NewCombineReader does) can be
+// connected to it with pipes.
+//
+// Close must be called to write the last chunk; it does not close the
+// underlying writers. After an error from an underlying writer, every call
+// returns that error and the shares are incomplete.
+func NewSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
+	return newSplitWriter(shares, threshold, defaultChunkSize, defaultAEAD(), newRandom())
+}
+
+func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, rng io.Reader) (*splitWriter, error) {
+	for _, w := range shares {
+		if w == nil {
+			return nil, ErrNilStream
+		}
+	}
+	e, err := newEncoder(len(shares), threshold, chunkSize, aeadID, rng)
+	if err != nil {
+		return nil, err
+	}
+	w := &splitWriter{
+		e:    e,
+		ws:   shares,
+		buf:  make([]byte, 0, chunkSize),
+		recs: make([][]byte, len(shares)),
+	}
+	rl := recordOverhead + fragSize(chunkSize, threshold)
+	recs := make([]byte, len(shares)*rl)
+	for i := range w.recs {
+		w.recs[i] = recs[i*rl : (i+1)*rl]
+	}
+	return w, nil
+}
+
+type splitWriter struct {
+	e       *encoder
+	ws      []io.Writer
+	buf     []byte   // the chunk being filled
+	recs    [][]byte // each share's record of the last chunk sealed
+	started bool     // the headers are written
+	closed  bool
+	err     error
+}
+
+// Write seals and writes every chunk it completes, except the one that p
+// ends in: the last chunk is marked as such, so a full chunk is only written
+// once the next byte shows it is not the last.
+func (w *splitWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.closed {
+		return 0, ErrClosed
+	}
+	written := 0
+	for len(p) > 0 {
+		size := cap(w.buf)
+		if len(w.buf) == size {
+			if err := w.flush(w.buf, false); err != nil {
+				return written, err
+			}
+			w.buf = w.buf[:0]
+		}
+		if len(w.buf) == 0 && len(p) > size {
+			// A whole chunk, followed by more: seal it from p directly.
+			if err := w.flush(p[:size], false); err != nil {
+				return written, err
+			}
+			written += size
+			p = p[size:]
+			continue
+		}
+		k := min(len(p), size-len(w.buf))
+		w.buf = append(w.buf, p[:k]...)
+		written += k
+		p = p[k:]
+	}
+	return written, nil
+}
+
+// Close writes the last chunk, which is empty only if nothing was written.
+func (w *splitWriter) Close() error {
+	if w.err != nil || w.closed {
+		return w.err
+	}
+	w.closed = true
+	err := w.flush(w.buf, true)
+	clear(w.buf)
+	return err
+}
+
+// flush seals the chunk p and writes its records.
+func (w *splitWriter) flush(p []byte, last bool) error {
+	if !w.started {
+		w.started = true
+		for i, h := range w.e.headers {
+			if err := w.write(i, h); err != nil {
+				return err
+			}
+		}
+	}
+	rl := recordOverhead + fragSize(len(p), w.e.threshold)
+	recs := w.recs
+	for i := range recs {
+		recs[i] = recs[i][:rl]
+	}
+	w.e.seal(p, last, recs)
+	for i, r := range recs {
+		if err := w.write(i, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *splitWriter) write(i int, b []byte) error {
+	if _, err := w.ws[i].Write(b); err != nil {
+		w.err = fmt.Errorf("shamir: writing share %d: %w", i, err)
+		return w.err
+	}
+	return nil
+}
+
+// NewCombineReader returns a reader of the secret whose SSMS shares are read
+// from shares, made by SplitSSMS or NewSplitWriter. It reads the headers of
+// the shares before it returns, and fails as CombineSSMS does if they cannot
+// make the secret.
+//
+// The reader returns only authenticated bytes of the secret, one chunk at a
+// time, and holds one chunk per share whatever the length of the secret. At
+// the end of the secret it returns io.EOF, or, if some shares were found bad
+// along the way, a *BadSharesError listing them with a nil Err: the whole
+// secret was read and is good. Any other error, which wraps
+// ErrNotEnoughShares when the shares themselves are at fault, means the
+// secret was not read in full.
+//
+// A share whose reader fails is counted bad, like a damaged one.
+func NewCombineReader(shares []io.Reader) (io.Reader, error) {
+	ins := make([]*shareIn, len(shares))
+	for i, r := range shares {
+		if r == nil {
+			return nil, ErrNilStream
+		}
+		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
+	}
+	for _, s := range ins {
+		var h [headerSize]byte
+		n, err := io.ReadFull(s.r, h[:])
+		if s.hdr, s.err = parseHeader(h[:n]); s.err == nil && err != nil {
+			s.err = readErr(err)
+		}
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			s.err = err
+		}
+	}
+	c, err := newCombiner(ins)
+	if err != nil {
+		return nil, err
+	}
+	return &combineReader{c: c, out: make([]byte, 0, c.h.chunkSize)}, nil
+}
+
+type combineReader struct {
+	c   *combiner
+	out []byte // the current chunk
+	pos int    // how much of out was read
+	err error  // what to return once out is read
+}
+
+func (r *combineReader) Read(p []byte) (int, error) {
+	for r.pos == len(r.out) {
+		if r.err != nil {
+			return 0, r.err
+		}
+		if r.c.done {
+			r.err = r.c.report()
+			if r.err == nil {
+				r.err = io.EOF
+			}
+			continue
+		}
+		clear(r.out)
+		r.out, r.pos = r.out[:0], 0
+		out, err := r.c.chunk(r.out)
+		if err != nil {
+			r.err = err
+			continue
+		}
+		r.out = out
+	}
+	n := copy(p, r.out[r.pos:])
+	r.pos += n
+	return n, nil
+}

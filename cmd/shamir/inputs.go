@@ -31,6 +31,21 @@ type shareSet struct {
 type ssmsFile struct {
 	where string // the name to report
 	path  string // "" for stdin
+	size  int64  // -1 if unknown
+
+	// What the share's header says, unchecked, for messages; 0 if unknown.
+	parts, threshold int
+}
+
+// newSSMSFile describes the SSMS share that starts with head.
+func newSSMSFile(where, path string, size int64, head []byte) ssmsFile {
+	f := ssmsFile{where: where, path: path, size: size}
+	// docs/FORMAT.md: the magic, a version byte, an AEAD byte, then the
+	// number of parts and the threshold, a byte each.
+	if len(head) > 9 && isSSMS(head) {
+		f.parts, f.threshold = int(head[8]), int(head[9])
+	}
+	return f
 }
 
 // sniffLen is how much of a file gatherShares reads to tell SSMS shares from
@@ -125,7 +140,11 @@ func (set *shareSet) addFile(path, format string) {
 	head, _ := br.Peek(sniffLen)
 	switch {
 	case format == fmtSSMS || format == fmtAuto && isSSMS(head):
-		set.files = append(set.files, ssmsFile{where: path, path: path})
+		size := int64(-1)
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+		set.files = append(set.files, newSSMSFile(path, path, size, head))
 	case format == fmtAuto && !isText(head):
 		set.bad = append(set.bad, problem{path, "neither an SSMS share file nor text with Vault-format shares"})
 	default:
@@ -167,7 +186,7 @@ func (set *shareSet) addStdin(format string) error {
 	br := bufio.NewReaderSize(os.Stdin, 64<<10)
 	head, _ := br.Peek(sniffLen)
 	if format == fmtSSMS || format == fmtAuto && isSSMS(head) {
-		set.files = append(set.files, ssmsFile{where: "stdin"})
+		set.files = append(set.files, newSSMSFile("stdin", "", -1, head))
 		set.stdin = br
 		return nil
 	}

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"errors"
+	"bytes"
 	"io"
 
 	"github.com/gf256/shamir"
 )
 
-// This file is the seam between the command and the library: Verify and
-// CombineRobust, and the SSMS format, which another branch (ssms) is still
-// writing. Until it is merged, the SSMS stand-ins below keep the command
-// building; they become calls to the library when it has them.
-
-var errNotYet = errors.New("this build of shamir lacks the library support for it")
+// This file gathers the library functions the command uses beyond Split and
+// Combine, so that what it needs of the library is in one place.
 
 // verifyParts checks Vault-format parts made with threshold against each
 // other.
@@ -27,18 +23,21 @@ func combineRobust(parts [][]byte, threshold int) ([]byte, []int, error) {
 	return shamir.CombineRobust(parts, threshold)
 }
 
+// ssmsMagic starts every SSMS share (docs/FORMAT.md).
+const ssmsMagic = "GFSSMS"
+
 // isSSMS reports whether head, the start of a file, is the start of an SSMS
-// share.
+// share, or of what is left of one.
 func isSSMS(head []byte) bool {
-	return false
+	return bytes.HasPrefix(head, []byte(ssmsMagic))
 }
 
-// newSplitWriter is shamir.NewSplitWriter.
+// newSplitWriter writes SSMS shares.
 func newSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
-	return nil, errNotYet
+	return shamir.NewSplitWriter(shares, threshold)
 }
 
-// newCombineReader is shamir.NewCombineReader.
+// newCombineReader reads a secret from SSMS shares.
 func newCombineReader(shares []io.Reader) (io.Reader, error) {
-	return nil, errNotYet
+	return shamir.NewCombineReader(shares)
 }

@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 // A command is one of shamir's subcommands.
@@ -103,7 +104,10 @@ func run(args []string) int {
 	case errors.Is(err, errSilent):
 		return 1
 	default:
-		fmt.Fprintf(os.Stderr, "shamir %s: %v\n", c.name, err)
+		// The library's errors start with "shamir: ", which the command's
+		// own prefix makes redundant.
+		msg := strings.ReplaceAll(err.Error(), "shamir: ", "")
+		fmt.Fprintf(os.Stderr, "shamir %s: %s\n", c.name, msg)
 		return 1
 	}
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/gf256/shamir"
 )
 
 // This file holds the SSMS share-file workflow: split streams the secret into
@@ -74,29 +77,84 @@ func splitSSMS(in io.Reader, total int64, input string, parts, threshold int, di
 
 // combineSSMS recovers the secret from SSMS share files.
 func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
-	reportProblems(cmd, set.bad)
+	if len(set.files) == 0 {
+		reportProblems(cmd, set.bad)
+		return errors.New("no usable shares; give share files, a folder of them, or Vault-format shares (run \"shamir " + cmd + " -h\" for how)")
+	}
 	readers, closeAll, err := openSSMS(set)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
+	p := startProgress("combining", set.files[0].size, opts.quiet)
+	readers[0] = p.reader(readers[0])
 	cr, err := newCombineReader(readers)
 	if err != nil {
-		return err
+		p.stop()
+		return ssmsFailure(cmd, set, err)
 	}
 	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
 	if err != nil {
+		p.stop()
 		return err
 	}
 	defer w.abort()
-	if _, err := io.CopyBuffer(w, cr, make([]byte, copyBufSize)); err != nil {
+	n, err := io.CopyBuffer(w, cr, make([]byte, copyBufSize))
+	p.stop()
+	// At the end of the secret, the reader names the shares it found bad
+	// along the way with a *BadSharesError whose Err is nil: the secret
+	// is whole and good all the same.
+	used := len(set.files)
+	var bse *shamir.BadSharesError
+	if errors.As(err, &bse) && bse.Err == nil {
+		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		used -= len(bse.Positions)
+		err = nil
+	}
+	if err != nil {
+		if n > 0 && w.held == nil && (opts.path == "" || opts.path == "-") {
+			err = fmt.Errorf("%w\n\tthe secret written to stdout is incomplete: discard it", ssmsFailure(cmd, set, err))
+		} else {
+			err = ssmsFailure(cmd, set, err)
+		}
 		return err
 	}
 	if err := w.finish(); err != nil {
 		return err
 	}
-	summarize(cmd, len(set.files), set.bad, opts)
+	reportProblems(cmd, set.bad)
+	summarize(cmd, used, set.bad, opts)
 	return nil
+}
+
+// badSSMS names the share files at positions as bad.
+func badSSMS(set *shareSet, positions []int) []problem {
+	var bad []problem
+	for _, i := range positions {
+		bad = append(bad, problem{set.files[i].where, "bad share: damaged, truncated, a duplicate, or of another split"})
+	}
+	return bad
+}
+
+// ssmsFailure reports the shares found bad and explains why the secret could
+// not be recovered from SSMS shares.
+func ssmsFailure(cmd string, set *shareSet, err error) error {
+	var bse *shamir.BadSharesError
+	if errors.As(err, &bse) {
+		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		if bse.Err != nil {
+			err = bse.Err
+		}
+	}
+	reportProblems(cmd, set.bad)
+	if !errors.Is(err, shamir.ErrNotEnoughShares) {
+		return err
+	}
+	need := ""
+	if f := set.files[0]; f.threshold > 0 {
+		need = fmt.Sprintf("; these shares need %d of %d", f.threshold, f.parts)
+	}
+	return fmt.Errorf("%w\n\t%s given%s: add shares, or replace the bad ones", err, countShares(len(set.files), "share"), need)
 }
 
 // openSSMS opens the SSMS shares of set for reading. closeAll closes them.

@@ -117,19 +117,32 @@ func verdict(ok int, bad []problem, quiet bool) error {
 }
 
 // verifySSMS checks SSMS shares by reading the secret out of them and
-// throwing it away: the reader checks the headers and authenticates the data.
+// throwing it away: the reader checks the headers, authenticates every chunk
+// and checks every share's data against it.
 func verifySSMS(set *shareSet, quiet bool) error {
+	if len(set.files) == 0 {
+		reportProblems("verify", set.bad)
+		return errors.New("no usable shares")
+	}
 	readers, closeAll, err := openSSMS(set)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
+	p := startProgress("verifying", set.files[0].size, quiet)
+	readers[0] = p.reader(readers[0])
 	cr, err := newCombineReader(readers)
 	if err == nil {
 		_, err = io.Copy(io.Discard, cr)
 	}
-	if err != nil {
-		return err
+	p.stop()
+	var bse *shamir.BadSharesError
+	if errors.As(err, &bse) && bse.Err == nil {
+		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		err = nil
 	}
-	return verdict(len(set.files), set.bad, quiet)
+	if err != nil {
+		return ssmsFailure("verify", set, err)
+	}
+	return verdict(len(set.files)-len(set.bad), set.bad, quiet)
 }

@@ -85,6 +85,9 @@ func runCombine(args []string) error {
 	if err != nil {
 		return err
 	}
+	if threshold == 0 {
+		threshold = set.threshold
+	}
 	opts := outputOptions{path: out, encode: encode.val, force: force, quiet: quiet}
 	if set.isSSMS(format.val) {
 		return combineSSMS("combine", set, opts)

@@ -189,6 +189,7 @@ func catchSignals() {
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		sig := <-c
+		restoreTerminal()
 		live.Lock()
 		n := len(live.sets)
 		for s := range live.sets {

@@ -25,6 +25,23 @@ type shareSet struct {
 	text  []textShare   // Vault-format shares, not yet decoded
 	bad   []problem     // inputs that cannot be used
 	stdin *bufio.Reader // stdin, when it holds an SSMS share
+
+	// threshold is the threshold of the Vault-format shares when the input
+	// says it (vault operator init's JSON does); 0 if unknown or if the
+	// inputs disagree.
+	threshold    int
+	thresholdSet bool
+}
+
+func (set *shareSet) noteThreshold(t int) {
+	if t == 0 {
+		return
+	}
+	if !set.thresholdSet {
+		set.threshold, set.thresholdSet = t, true
+	} else if set.threshold != t {
+		set.threshold = 0 // the inputs disagree: trust neither
+	}
 }
 
 // An ssmsFile is an SSMS share to read: a file, or stdin.
@@ -82,6 +99,10 @@ func gatherShares(args []string, format string) (*shareSet, error) {
 			if len(matches) == 0 {
 				set.bad = append(set.bad, problem{arg, "folder without .shamir files"})
 			}
+			if names := secretNames(matches); len(names) > 1 {
+				return nil, fmt.Errorf("%s holds the shares of %d secrets (%s); say which, as in %s",
+					arg, len(names), strings.Join(names, ", "), filepath.Join(arg, names[0]+".*.shamir"))
+			}
 			for _, m := range matches {
 				set.addFile(m, format)
 			}
@@ -107,6 +128,36 @@ func gatherShares(args []string, format string) (*shareSet, error) {
 		}
 	}
 	return set, nil
+}
+
+// secretNames returns the names of the secrets whose shares are among the
+// files: NAME for NAME.I-of-N.shamir.
+func secretNames(files []string) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, f := range files {
+		name, ok := secretName(f)
+		if ok && !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// secretName returns NAME for a path ending in NAME.I-of-N.shamir.
+func secretName(path string) (string, bool) {
+	base := strings.TrimSuffix(filepath.Base(path), ".shamir")
+	dot := strings.LastIndexByte(base, '.')
+	if dot <= 0 {
+		return "", false
+	}
+	var i, n int
+	var rest string
+	if k, _ := fmt.Sscanf(base[dot+1:], "%d-of-%d%s", &i, &n, &rest); k != 2 {
+		return "", false
+	}
+	return base[:dot], true
 }
 
 // looksLikeToken reports whether s could be a base64 or hex share rather than
@@ -148,7 +199,8 @@ func (set *shareSet) addFile(path, format string) {
 	case format == fmtAuto && !isText(head):
 		set.bad = append(set.bad, problem{path, "neither an SSMS share file nor text with Vault-format shares"})
 	default:
-		shares, err := readTextShares(br, path)
+		shares, t, err := readTextShares(br, path)
+		set.noteThreshold(t)
 		if err != nil {
 			set.bad = append(set.bad, problem{path, err.Error()})
 			return
@@ -190,7 +242,8 @@ func (set *shareSet) addStdin(format string) error {
 		set.stdin = br
 		return nil
 	}
-	shares, err := readTextShares(br, "stdin")
+	shares, t, err := readTextShares(br, "stdin")
+	set.noteThreshold(t)
 	if err != nil {
 		return err
 	}

@@ -81,6 +81,9 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 		reportProblems(cmd, set.bad)
 		return errors.New("no usable shares; give share files, a folder of them, or Vault-format shares (run \"shamir " + cmd + " -h\" for how)")
 	}
+	if err := intoFolder(set, &opts); err != nil {
+		return err
+	}
 	readers, closeAll, err := openSSMS(set)
 	if err != nil {
 		return err
@@ -124,6 +127,27 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 	}
 	reportProblems(cmd, set.bad)
 	summarize(cmd, used, set.bad, opts)
+	return nil
+}
+
+// intoFolder lets -o name a folder: the secret is written in it under the
+// name its share files carry, as in "shamir combine backup/ -o restored/".
+func intoFolder(set *shareSet, opts *outputOptions) error {
+	if opts.path == "" || opts.path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(opts.path); err != nil || !fi.IsDir() {
+		return nil
+	}
+	var paths []string
+	for _, f := range set.files {
+		paths = append(paths, f.where)
+	}
+	names := secretNames(paths)
+	if len(names) != 1 {
+		return fmt.Errorf("%s is a folder, and the names of the share files do not tell the secret's; name a file with -o", opts.path)
+	}
+	opts.path = filepath.Join(opts.path, names[0])
 	return nil
 }
 

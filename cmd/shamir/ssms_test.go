@@ -226,6 +226,23 @@ func TestSSMSOverwrite(t *testing.T) {
 	}
 }
 
+// TestSSMSFolders combines from a folder that holds the shares of several
+// secrets, and into a folder.
+func TestSSMSFolders(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.txt", []byte("secret a"))
+	writeFile(t, dir, "b.txt", []byte("secret b"))
+	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "a.txt", "-o", "backup"), "split a")
+	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "b.txt", "-o", "backup"), "split b")
+	fails(t, runCmd(t, dir, nil, "combine", "backup"), 1, "two secrets", "shares of 2 secrets (a.txt, b.txt)", "backup/a.txt.*.shamir")
+	os.Mkdir(filepath.Join(dir, "restored"), 0o700)
+	r := must(t, runCmd(t, dir, nil, "combine", "backup/b.txt.*.shamir", "-o", "restored"), "combine into a folder")
+	if b, _ := os.ReadFile(filepath.Join(dir, "restored", "b.txt")); string(b) != "secret b" {
+		t.Fatalf("combine -o restored wrote %q: %s", b, r.stderr)
+	}
+	checkMode(t, filepath.Join(dir, "restored", "b.txt"))
+}
+
 // TestSSMSPipes splits stdin and combines to stdout, with one share read
 // from stdin.
 func TestSSMSPipes(t *testing.T) {

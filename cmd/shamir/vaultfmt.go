@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -43,15 +45,55 @@ var labelled = regexp.MustCompile(`^(?:[A-Za-z]+ )*Key \d+: *(\S+)$`)
 // and lines starting with #. When the text contains vault operator init's
 // labelled key lines, it takes the keys from those and ignores the other
 // lines (the root token and the prose); otherwise every other line must be
-// a share. name labels the lines in messages.
-func readTextShares(r io.Reader, name string) ([]textShare, error) {
+// a share. It also reads the JSON that vault operator init -format=json
+// prints, and then returns the threshold recorded there (otherwise 0). name
+// labels the lines in messages.
+func readTextShares(r io.Reader, name string) (shares []textShare, threshold int, err error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTextInput+1))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(data) > maxTextInput {
-		return nil, fmt.Errorf("%s: more than %d MiB of text; Vault-format shares are one short line each", name, maxTextInput>>20)
+		return nil, 0, fmt.Errorf("%s: more than %d MiB of text; Vault-format shares are one short line each", name, maxTextInput>>20)
 	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		return readVaultJSON(t, name)
+	}
+	shares, err = readLines(data, name)
+	return shares, 0, err
+}
+
+// vaultInit is the part of the output of vault operator init -format=json
+// that holds the key shares. A Vault with auto-unseal has recovery keys
+// instead of unseal keys.
+type vaultInit struct {
+	UnsealKeysB64         []string `json:"unseal_keys_b64"`
+	UnsealThreshold       int      `json:"unseal_threshold"`
+	RecoveryKeysB64       []string `json:"recovery_keys_b64"`
+	RecoveryKeysThreshold int      `json:"recovery_keys_threshold"`
+}
+
+func readVaultJSON(data []byte, name string) ([]textShare, int, error) {
+	var v vaultInit
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, 0, fmt.Errorf("%s: not the JSON of vault operator init: %v", name, err)
+	}
+	keys, field, t := v.UnsealKeysB64, "unseal_keys_b64", v.UnsealThreshold
+	if len(keys) == 0 {
+		keys, field, t = v.RecoveryKeysB64, "recovery_keys_b64", v.RecoveryKeysThreshold
+	}
+	if len(keys) == 0 {
+		return nil, 0, fmt.Errorf("%s: JSON without unseal_keys_b64 or recovery_keys_b64", name)
+	}
+	var shares []textShare
+	for i, k := range keys {
+		shares = append(shares, textShare{where: fmt.Sprintf("%s: %s[%d]", name, field, i), token: k})
+	}
+	return shares, t, nil
+}
+
+// readLines reads the shares in data one per line; see readTextShares.
+func readLines(data []byte, name string) ([]textShare, error) {
 	var (
 		shares   []textShare
 		others   []textShare // lines that are not labelled keys

@@ -162,6 +162,15 @@ func TestVaultMadeShares(t *testing.T) {
 	if !bytes.Contains(r.stderr, []byte("all 5 shares are good")) {
 		t.Errorf("verify: %s", r.stderr)
 	}
+	// The JSON of vault operator init -format=json, whose threshold is used.
+	check(runCmd(t, dir, nil, "combine", testdata("vault-init-output.json")), "vault-init-output.json")
+	must(t, runCmd(t, dir, nil, "verify", testdata("vault-init-output.json")), "verify JSON without -t")
+	js, _ := os.ReadFile(testdata("vault-init-output.json"))
+	js = bytes.Replace(js, []byte(b64[3]), []byte(b64[3][:10]+"AAAA"+b64[3][14:]), 1)
+	r = must(t, runCmd(t, dir, bytes.NewReader(js), "combine"), "damaged JSON on stdin")
+	if !bytes.Equal(r.stdout, key) || !bytes.Contains(r.stderr, []byte("stdin: unseal_keys_b64[3]: does not agree")) {
+		t.Fatalf("damaged JSON: %v", r)
+	}
 	// The labelled lines, three of them, on stdin.
 	lines := strings.Split(string(raw), "\n")
 	check(runCmd(t, dir, strings.NewReader(lines[4]+"\n"+lines[1]+"\n"+lines[2]+"\n"), "combine"), "labelled lines on stdin")

@@ -65,6 +65,9 @@ func runVerify(args []string) error {
 		return verifySSMS(set, quiet)
 	}
 	if threshold == 0 {
+		threshold = set.threshold
+	}
+	if threshold == 0 {
 		return usagef("Vault-format shares do not record their threshold: give it with -t")
 	}
 	good, bad, err := usableTextShares("verify", set, format.val)

@@ -2,17 +2,545 @@ package shamir
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
-func TestSSMSSmoke(t *testing.T) {
-	secret := bytes.Repeat([]byte("hello, world "), 20000)
-	shares, err := SplitSSMS(secret, 5, 3)
+// testRNG is a deterministic randomness source for the internal functions.
+func testRNG(seed uint64) io.Reader {
+	var s [32]byte
+	binary.LittleEndian.PutUint64(s[:], seed)
+	return rand.NewChaCha8(s)
+}
+
+func testSecret(n int, seed uint64) []byte {
+	b := make([]byte, n)
+	testRNG(seed^0x5ec2e7).Read(b)
+	return b
+}
+
+func mustSplitSSMS(t testing.TB, secret []byte, parts, threshold, chunk int, aead byte, seed uint64) [][]byte {
+	t.Helper()
+	shares, err := splitSSMS(secret, parts, threshold, chunk, aead, testRNG(seed))
+	if err != nil {
+		t.Fatalf("splitSSMS(%d bytes, %d, %d): %v", len(secret), parts, threshold, err)
+	}
+	for _, s := range shares {
+		if len(s) != shareSize(len(secret), threshold, chunk) {
+			t.Fatalf("share of %d bytes, shareSize says %d", len(s), shareSize(len(secret), threshold, chunk))
+		}
+	}
+	return shares
+}
+
+// combineStream is CombineSSMS through NewCombineReader, reading in odd
+// sizes.
+func combineStream(shares [][]byte) ([]byte, error) {
+	rs := make([]io.Reader, len(shares))
+	for i, s := range shares {
+		rs[i] = bytes.NewReader(s)
+	}
+	r, err := NewCombineReader(rs)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	buf := make([]byte, 1000)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+}
+
+// badPositions returns the positions of a *BadSharesError in err, and
+// whether err is one.
+func badPositions(err error) ([]int, bool) {
+	var b *BadSharesError
+	if !errors.As(err, &b) {
+		return nil, false
+	}
+	return b.Positions, true
+}
+
+// checkCombine runs CombineSSMS and the reader on shares. If want is not nil,
+// both must recover it and name exactly bad; otherwise both must fail, name
+// exactly bad (when bad is not nil), and the reader must have returned only
+// a prefix of the secret.
+func checkCombine(t *testing.T, shares [][]byte, secret, want []byte, bad []int) {
+	t.Helper()
+	got, err := CombineSSMS(shares)
+	sgot, serr := combineStream(shares)
+	for _, form := range []struct {
+		name string
+		got  []byte
+		err  error
+	}{{"CombineSSMS", got, err}, {"reader", sgot, serr}} {
+		pos, isBad := badPositions(form.err)
+		if want != nil {
+			recovered := form.err == nil || isBad && !errors.Is(form.err, ErrNotEnoughShares)
+			if !recovered || !bytes.Equal(form.got, want) {
+				t.Fatalf("%s: got %d bytes, err %v; want the secret", form.name, len(form.got), form.err)
+			}
+			if form.name == "CombineSSMS" && form.got == nil {
+				t.Fatalf("CombineSSMS: nil secret with a recovered one")
+			}
+		} else {
+			if form.err == nil || !errors.Is(form.err, ErrNotEnoughShares) {
+				t.Fatalf("%s: err = %v, want ErrNotEnoughShares", form.name, form.err)
+			}
+			if form.name == "CombineSSMS" && form.got != nil {
+				t.Fatalf("CombineSSMS: returned %d bytes with an error", len(form.got))
+			}
+			if !bytes.HasPrefix(secret, form.got) {
+				t.Fatalf("%s: returned bytes that are not the secret's", form.name)
+			}
+		}
+		if bad != nil && !slices.Equal(pos, bad) || bad == nil && want != nil && isBad {
+			t.Fatalf("%s: bad shares %v (err %v), want %v", form.name, pos, form.err, bad)
+		}
+	}
+}
+
+func TestSSMSRoundTrip(t *testing.T) {
+	shapes := [][2]int{{2, 2}, {3, 2}, {5, 3}, {4, 4}, {10, 7}, {16, 2}, {255, 2}, {255, 255}, {40, 17}}
+	sizes := []int{0, 1, 2, 15, 16, 17, 63, 64, 65, 200, 1000}
+	for _, aead := range []byte{aesGCM, chaCha20Poly1305} {
+		for _, sh := range shapes {
+			for _, n := range sizes {
+				secret := testSecret(n, uint64(n))
+				shares := mustSplitSSMS(t, secret, sh[0], sh[1], 64, aead, uint64(n*sh[0]))
+				// Any threshold shares, here the last ones (all parity when possible).
+				checkCombine(t, shares[sh[0]-sh[1]:], secret, secret, nil)
+			}
+		}
+	}
+	// The default chunk size, around its boundaries.
+	for _, n := range []int{0, 1, defaultChunkSize - 1, defaultChunkSize, defaultChunkSize + 1, 3*defaultChunkSize + 5} {
+		secret := testSecret(n, 9)
+		shares, err := SplitSSMS(secret, 5, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCombine(t, [][]byte{shares[4], shares[0], shares[2]}, secret, secret, nil)
+		checkCombine(t, shares, secret, secret, nil)
+	}
+}
+
+// TestSSMSEverySubset combines every subset of the shares, in a shuffled
+// order: those of at least threshold shares recover the secret, the others
+// fail without naming any share.
+func TestSSMSEverySubset(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	secret := testSecret(150, 1)
+	for parts := 2; parts <= 6; parts++ {
+		for th := 2; th <= parts; th++ {
+			shares := mustSplitSSMS(t, secret, parts, th, 64, defaultAEAD(), uint64(parts*10+th))
+			for mask := 1; mask < 1<<parts; mask++ {
+				var sub [][]byte
+				for i := range parts {
+					if mask>>i&1 == 1 {
+						sub = append(sub, shares[i])
+					}
+				}
+				rng.Shuffle(len(sub), func(i, j int) { sub[i], sub[j] = sub[j], sub[i] })
+				if len(sub) >= th {
+					checkCombine(t, sub, secret, secret, nil)
+				} else {
+					checkCombine(t, sub, secret, nil, nil)
+					if _, err := CombineSSMS(sub); len(sub) > 0 {
+						if _, isBad := badPositions(err); isBad {
+							t.Fatalf("%d of %d-of-%d shares: a *BadSharesError without bad shares: %v", len(sub), th, parts, err)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSSMSStreamCompatible checks that NewSplitWriter writes, from the same
+// randomness, exactly the shares splitSSMS makes, whatever the sizes of the
+// writes, and that each form reads the other's.
+func TestSSMSStreamCompatible(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 65, 128, 1000} {
+		for _, step := range []int{1, 7, 64, 100, 5000} {
+			secret := testSecret(n, 3)
+			want := mustSplitSSMS(t, secret, 5, 3, 64, chaCha20Poly1305, 42)
+			bufs := make([]bytes.Buffer, 5)
+			ws := make([]io.Writer, 5)
+			for i := range ws {
+				ws[i] = &bufs[i]
+			}
+			w, err := newSplitWriter(ws, 3, 64, chaCha20Poly1305, testRNG(42))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p := secret; len(p) > 0; p = p[min(step, len(p)):] {
+				if k, err := w.Write(p[:min(step, len(p))]); err != nil || k != min(step, len(p)) {
+					t.Fatalf("Write: %d, %v", k, err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write([]byte{1}); !errors.Is(err, ErrClosed) {
+				t.Fatalf("Write after Close: %v", err)
+			}
+			got := make([][]byte, 5)
+			for i := range got {
+				got[i] = bufs[i].Bytes()
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("n=%d step=%d: share %d differs between the writer and splitSSMS", n, step, i)
+				}
+			}
+		}
+	}
+	// The exported forms, with their own randomness.
+	secret := testSecret(3*defaultChunkSize+77, 4)
+	var bufs [4]bytes.Buffer
+	w, err := NewSplitWriter([]io.Writer{&bufs[0], &bufs[1], &bufs[2], &bufs[3]}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := CombineSSMS(shares[2:])
+	w.Write(secret[:1000])
+	w.Write(secret[1000:])
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	shares := [][]byte{bufs[0].Bytes(), bufs[1].Bytes(), bufs[2].Bytes(), bufs[3].Bytes()}
+	checkCombine(t, shares[2:], secret, secret, nil)
+	one, err := SplitSSMS(secret, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCombine(t, one[1:3], secret, secret, nil)
+}
+
+// TestSSMSPipes connects the writer to the reader through pipes.
+func TestSSMSPipes(t *testing.T) {
+	secret := testSecret(5*defaultChunkSize+3, 5)
+	const parts = 4
+	rs := make([]io.Reader, parts)
+	ws := make([]io.Writer, parts)
+	pws := make([]*io.PipeWriter, parts)
+	for i := range rs {
+		pr, pw := io.Pipe()
+		rs[i], ws[i], pws[i] = pr, pw, pw
+	}
+	done := make(chan error)
+	go func() {
+		w, err := NewSplitWriter(ws, 3)
+		if err == nil {
+			_, err = w.Write(secret)
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		for _, pw := range pws {
+			pw.Close()
+		}
+		done <- err
+	}()
+	r, err := NewCombineReader(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
 	if err != nil || !bytes.Equal(got, secret) {
-		t.Fatalf("CombineSSMS: %v", err)
+		t.Fatalf("read %d bytes, err %v", len(got), err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flips are the single-byte changes tried on every byte.
+var flips = []byte{0x01, 0x80, 0xff}
+
+// TestSSMSEveryByteChange changes every byte of every share of small share
+// sets, one at a time: with all shares the secret is recovered and the
+// changed share named; with the changed share among only threshold shares,
+// recovery fails and names it.
+func TestSSMSEveryByteChange(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {5, 3}} {
+		parts, th := sh[0], sh[1]
+		secret := testSecret(100, 6)
+		shares := mustSplitSSMS(t, secret, parts, th, 32, defaultAEAD(), 11)
+		for i := range shares {
+			for k := range shares[i] {
+				for _, f := range flips {
+					changed := slices.Clone(shares)
+					changed[i] = slices.Clone(shares[i])
+					changed[i][k] ^= f
+					checkCombine(t, changed, secret, secret, []int{i})
+					// Only threshold shares, the changed one last.
+					sub := append(slices.Clone(changed[:i]), changed[i+1:]...)[:th-1]
+					sub = append(sub, changed[i])
+					checkCombine(t, sub, secret, nil, []int{th - 1})
+				}
+			}
+		}
+	}
+}
+
+// forge changes byte k of the share s (in place) and recomputes the CRCs, as
+// someone altering it on purpose would; k must be in the key share or in a
+// fragment.
+func forge(s []byte, k int, f byte) {
+	h, _ := parseHeader(s)
+	s[k] ^= f
+	hcrc := crcOf(s[:hdrCRC])
+	binary.BigEndian.PutUint32(s[hdrCRC:], hcrc)
+	for off, count := headerSize, uint64(0); off < len(s); count++ {
+		n, _, _ := recordLength(h, count, s[off:])
+		f := fragSize(n, h.threshold)
+		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(hcrc, count, s[off:off+4+f]))
+		off += recordOverhead + f
+	}
+}
+
+// TestSSMSForgedShare alters the key share and every fragment byte of each
+// share with valid CRCs: the share cannot be told bad on its own, but with
+// all shares given the secret is recovered and the forged one named.
+func TestSSMSForgedShare(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {5, 3}} {
+		parts, th := sh[0], sh[1]
+		secret := testSecret(70, 7)
+		shares := mustSplitSSMS(t, secret, parts, th, 32, defaultAEAD(), 12)
+		for i := range shares {
+			for _, k := range forgeable(shares[i]) {
+				changed := slices.Clone(shares)
+				changed[i] = slices.Clone(shares[i])
+				forge(changed[i], k, 0x5a)
+				if _, err := parseHeader(changed[i]); err != nil {
+					t.Fatalf("forged share does not parse: %v", err)
+				}
+				checkCombine(t, changed, secret, secret, []int{i})
+				// With threshold shares, it is still never a wrong secret;
+				// the forged share cannot be named.
+				sub := append(slices.Clone(changed[:i]), changed[i+1:]...)[:th-1]
+				checkCombine(t, append(sub, changed[i]), secret, nil, nil)
+			}
+		}
+	}
+}
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// forgeable returns the offsets of the key share and fragment bytes of s.
+func forgeable(s []byte) []int {
+	h, _ := parseHeader(s)
+	var ks []int
+	for k := hdrKeyShare; k < hdrCRC; k++ {
+		ks = append(ks, k)
+	}
+	for off, count := headerSize, uint64(0); off < len(s); count++ {
+		n, _, _ := recordLength(h, count, s[off:])
+		f := fragSize(n, h.threshold)
+		for k := off + 4; k < off+4+f; k++ {
+			ks = append(ks, k)
+		}
+		off += recordOverhead + f
+	}
+	return ks
+}
+
+func TestSSMSTruncateExtend(t *testing.T) {
+	secret := testSecret(100, 8)
+	shares := mustSplitSSMS(t, secret, 4, 2, 32, defaultAEAD(), 13)
+	for i := range shares {
+		for n := range len(shares[i]) {
+			changed := slices.Clone(shares)
+			changed[i] = shares[i][:n]
+			checkCombine(t, changed, secret, secret, []int{i})
+		}
+		for _, tail := range [][]byte{{0}, shares[i][len(shares[i])-20:], shares[i][headerSize:]} {
+			changed := slices.Clone(shares)
+			changed[i] = append(slices.Clone(shares[i]), tail...)
+			checkCombine(t, changed, secret, secret, []int{i})
+		}
+	}
+	// Every share cut after its first record: a truncated secret is never
+	// returned.
+	cut := make([][]byte, len(shares))
+	for i, s := range shares {
+		cut[i] = s[:headerSize+recordOverhead+fragSize(32, 2)]
+	}
+	checkCombine(t, cut, secret, nil, []int{0, 1, 2, 3})
+	// Records swapped in every share.
+	rec := recordOverhead + fragSize(32, 2)
+	swapped := make([][]byte, len(shares))
+	for i, s := range shares {
+		s = slices.Clone(s)
+		a, b := s[headerSize:headerSize+rec], s[headerSize+rec:headerSize+2*rec]
+		tmp := slices.Clone(a)
+		copy(a, b)
+		copy(b, tmp)
+		swapped[i] = s
+	}
+	checkCombine(t, swapped, secret, nil, []int{0, 1, 2, 3})
+}
+
+func TestSSMSMixedSplits(t *testing.T) {
+	a := testSecret(300, 9)
+	b := testSecret(300, 10)
+	sa := mustSplitSSMS(t, a, 5, 3, 64, defaultAEAD(), 14)
+	sb := mustSplitSSMS(t, b, 5, 3, 64, defaultAEAD(), 15)
+	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, a, a, []int{1})
+	checkCombine(t, [][]byte{sb[4], sa[0], sb[1], sa[2], sb[3]}, b, b, []int{1, 3})
+	// Not enough of either: nothing is named, nothing returned.
+	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sb[4]}, a, nil, nil)
+	// Enough of both: which one is meant cannot be told.
+	_, err := CombineSSMS([][]byte{sa[0], sa[1], sa[2], sb[0], sb[1], sb[2]})
+	if !errors.Is(err, ErrMixedSplits) || !errors.Is(err, ErrNotEnoughShares) {
+		t.Fatalf("shares of two complete splits: err = %v", err)
+	}
+	// The same secret split twice is still two splits.
+	sa2 := mustSplitSSMS(t, a, 5, 3, 64, defaultAEAD(), 16)
+	checkCombine(t, [][]byte{sa2[0], sa[1], sa[2], sa[3]}, a, a, []int{0})
+}
+
+func TestSSMSDuplicates(t *testing.T) {
+	secret := testSecret(100, 11)
+	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 17)
+	checkCombine(t, [][]byte{s[0], s[1], s[1], s[2]}, secret, secret, []int{2})
+	checkCombine(t, [][]byte{s[3], s[3], s[3], s[4], s[0]}, secret, secret, []int{1, 2})
+	checkCombine(t, [][]byte{s[0], s[0], s[1]}, secret, nil, []int{1})
+}
+
+func TestSSMSErrors(t *testing.T) {
+	for _, c := range []struct {
+		parts, threshold int
+		err              error
+	}{
+		{2, 3, ErrPartsBelowThreshold},
+		{256, 3, ErrTooManyParts},
+		{5, 1, ErrThresholdTooSmall},
+		{5, 0, ErrThresholdTooSmall},
+		{1, 1, ErrThresholdTooSmall},
+	} {
+		if _, err := SplitSSMS([]byte("x"), c.parts, c.threshold); !errors.Is(err, c.err) {
+			t.Errorf("SplitSSMS(%d, %d): %v, want %v", c.parts, c.threshold, err, c.err)
+		}
+		ws := make([]io.Writer, max(c.parts, 0))
+		for i := range ws {
+			ws[i] = io.Discard
+		}
+		if _, err := NewSplitWriter(ws, c.threshold); !errors.Is(err, c.err) {
+			t.Errorf("NewSplitWriter(%d, %d): %v, want %v", c.parts, c.threshold, err, c.err)
+		}
+	}
+	if _, err := NewSplitWriter([]io.Writer{io.Discard, nil}, 2); !errors.Is(err, ErrNilStream) {
+		t.Errorf("NewSplitWriter with a nil writer: %v", err)
+	}
+	if _, err := NewCombineReader([]io.Reader{nil}); !errors.Is(err, ErrNilStream) {
+		t.Errorf("NewCombineReader with a nil reader: %v", err)
+	}
+	for _, shares := range [][][]byte{nil, {}, {nil}, {{}, {}}} {
+		if got, err := CombineSSMS(shares); got != nil || !errors.Is(err, ErrNotEnoughShares) {
+			t.Errorf("CombineSSMS(%q) = %v, %v", shares, got, err)
+		}
+	}
+
+	// Each share alone has its reason.
+	good := mustSplitSSMS(t, []byte("secret"), 2, 2, 64, aesGCM, 18)
+	mod := func(k int, b byte, fixCRC bool) []byte {
+		s := slices.Clone(good[0])
+		s[k] = b
+		if fixCRC {
+			binary.BigEndian.PutUint32(s[hdrCRC:], crcOf(s[:hdrCRC]))
+		}
+		return s
+	}
+	for _, c := range []struct {
+		share []byte
+		err   error
+	}{
+		{[]byte("GFSS"), ErrShareTruncated},
+		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), ErrNotSSMSShare},
+		{good[0][:40], ErrShareTruncated},
+		{mod(hdrVersion, 2, false), ErrUnsupportedVersion},
+		{mod(hdrAEAD, 9, true), ErrUnsupportedAEAD},
+		{mod(hdrAEAD, 9, false), ErrShareDamaged},
+		{mod(hdrThreshold, 3, true), ErrShareDamaged},
+		{mod(hdrX, 0, true), ErrShareDamaged},
+		{mod(hdrChunkSize, 0xff, true), ErrShareDamaged},
+		{good[0][:len(good[0])-1], ErrShareTruncated},
+	} {
+		_, err := CombineSSMS([][]byte{c.share, good[1]})
+		_, serr := combineStream([][]byte{c.share, good[1]})
+		for _, err := range []error{err, serr} {
+			if !errors.Is(err, c.err) || !errors.Is(err, ErrNotEnoughShares) || !errors.Is(err, ErrBadShares) {
+				t.Errorf("share %q: err = %v, want %v", c.share[:min(len(c.share), 12)], err, c.err)
+			}
+		}
+	}
+	// A share with bytes past its end is still good for the secret, which
+	// it helped recover, but it is named.
+	checkCombine(t, [][]byte{append(slices.Clone(good[0]), 0), good[1]}, []byte("secret"), []byte("secret"), []int{0})
+}
+
+// TestSSMSReaderIOError counts a share whose reader fails as bad.
+func TestSSMSReaderIOError(t *testing.T) {
+	secret := testSecret(1000, 12)
+	shares := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 19)
+	boom := errors.New("boom")
+	rs := []io.Reader{
+		bytes.NewReader(shares[0]),
+		io.MultiReader(bytes.NewReader(shares[1][:300]), &failReader{boom}),
+		bytes.NewReader(shares[2]),
+	}
+	r, err := NewCombineReader(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	if pos, _ := badPositions(err); !bytes.Equal(got, secret) || !slices.Equal(pos, []int{1}) || errors.Is(err, ErrNotEnoughShares) {
+		t.Fatalf("got %d bytes, err %v", len(got), err)
+	}
+}
+
+type failReader struct{ err error }
+
+func (r *failReader) Read([]byte) (int, error) { return 0, r.err }
+
+// TestSSMSWriterError makes the writer fail and stay failed.
+func TestSSMSWriterError(t *testing.T) {
+	boom := errors.New("boom")
+	w, err := NewSplitWriter([]io.Writer{io.Discard, failWriter{boom}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(make([]byte, 3*defaultChunkSize))
+	if err := w.Close(); !errors.Is(err, boom) {
+		t.Fatalf("Close: %v", err)
+	}
+	if _, err := w.Write([]byte{1}); !errors.Is(err, boom) {
+		t.Fatalf("Write after a failure: %v", err)
+	}
+}
+
+type failWriter struct{ err error }
+
+func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
+
+func TestSSMSShareSize(t *testing.T) {
+	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
+	for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {
+		size := shareSize(n, 3, defaultChunkSize)
+		if bound := (n+2)/3 + (n+2)/3/100 + 1024; size > bound {
+			t.Errorf("share of a %d-byte secret: %d bytes, above %d", n, size, bound)
+		}
 	}
 }

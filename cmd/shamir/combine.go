@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/gf256/shamir"
 )
@@ -151,7 +152,14 @@ func combineText(cmd string, set *shareSet, format string, threshold int, opts o
 	}
 	if need := max(threshold, 2); len(good) < need {
 		reportProblems(cmd, bad)
-		return fmt.Errorf("%s; at least %d are needed", countShares(len(good), "usable share"), need)
+		hint := ""
+		for _, s := range set.text {
+			if strings.HasPrefix(s.where, "argument ") {
+				hint = "\n\t(an argument that names no file is taken as a share itself)"
+				break
+			}
+		}
+		return fmt.Errorf("%s; at least %d are needed%s", countShares(len(good), "usable share"), need, hint)
 	}
 	parts := make([][]byte, len(good))
 	for i, s := range good {

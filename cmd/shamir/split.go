@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,8 @@ Flags:
 	-o, -out PATH             ssms: the folder for the share files, created if
 	                          need be; base64, hex: the file for the shares
 	-name NAME                ssms: name the shares NAME.I-of-N.shamir
+	-decode ENCODING          the secret is hex or base64 text (as combine
+	                          -encode writes it): split the bytes it stands for
 	-f, -force                overwrite existing files
 	-q, -quiet                no progress bar or summary
 
@@ -61,6 +64,8 @@ Examples:
 	shamir split -n 5 -t 3 secret.tar -o backup/
 	tar c photos/ | shamir split -n 3 -t 2 -name photos.tar -o /mnt/usb
 	shamir split -n 5 -t 3 -format base64     # type a password, get 5 lines
+	shamir combine -encode base64 -t 3 old-keys.txt |
+		shamir split -decode base64 -n 7 -t 4 -format base64 -o new-keys.txt
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -77,6 +82,7 @@ func runSplit(args []string) error {
 		out, name        string
 		force, quiet     bool
 		format           = &choice{fmtSSMS, []string{fmtSSMS, encBase64, encHex}}
+		decode           = &choice{"", []string{encBase64, encHex}}
 	)
 	intFlag(fs, &parts, "n", "parts")
 	intFlag(fs, &threshold, "t", "threshold")
@@ -85,6 +91,7 @@ func runSplit(args []string) error {
 	boolFlag(fs, &force, "f", "force")
 	boolFlag(fs, &quiet, "q", "quiet")
 	valueFlag(fs, format, "format")
+	valueFlag(fs, decode, "decode")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -120,6 +127,12 @@ func runSplit(args []string) error {
 		return err
 	}
 	defer in.Close()
+	if decode.val != "" {
+		if in, total, err = decodeSecret(in, decode.val); err != nil {
+			return err
+		}
+		defer in.Close()
+	}
 	if format.val == fmtSSMS {
 		if name == "" {
 			name = "secret"
@@ -173,6 +186,34 @@ func openSecret(input string) (io.ReadCloser, int64, error) {
 	if !bytes.Equal(secret, again) {
 		zero(secret)
 		return nil, 0, errors.New("the two secrets typed differ; nothing was written")
+	}
+	return &secretBuffer{bytes.NewReader(secret), secret}, int64(len(secret)), nil
+}
+
+// decodeSecret reads a secret written as hex or base64 text (as combine
+// -encode writes it) and returns its bytes.
+func decodeSecret(in io.Reader, enc string) (io.ReadCloser, int64, error) {
+	text, err := io.ReadAll(io.LimitReader(in, 4*maxTextSecret+1))
+	defer zero(text)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(text) > 4*maxTextSecret {
+		return nil, 0, fmt.Errorf("-decode %s: the input is over %d MiB; -decode is for keys and passwords", enc, 4*maxTextSecret>>20)
+	}
+	// Line breaks and spaces are layout, as in PEM or wrapped base64.
+	compact := bytes.Join(bytes.Fields(text), nil)
+	defer zero(compact)
+	var secret []byte
+	if enc == encHex {
+		secret = make([]byte, hex.DecodedLen(len(compact)))
+		_, err = hex.Decode(secret, compact)
+	} else {
+		secret, err = decodeBase64(string(compact))
+	}
+	if err != nil {
+		zero(secret)
+		return nil, 0, fmt.Errorf("-decode %s: the input is not %s text: %v", enc, enc, err)
 	}
 	return &secretBuffer{bytes.NewReader(secret), secret}, int64(len(secret)), nil
 }

@@ -152,7 +152,11 @@ func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []p
 			s.data, err = decodeBase64(s.token)
 		}
 		if err != nil {
-			bad = append(bad, problem{s.where, "not a " + enc + " share"})
+			why := "not a " + enc + " share"
+			if strings.HasPrefix(s.where, "argument ") {
+				why = "no such file, and " + why
+			}
+			bad = append(bad, problem{s.where, why})
 			continue
 		}
 		good = append(good, s)

@@ -108,6 +108,14 @@ func TestTextArgsFilesEncodings(t *testing.T) {
 	if got := string(r.stdout); got != hex.EncodeToString(secret)+"\n" {
 		t.Fatalf("combine -encode hex: got %q", got)
 	}
+	// -decode takes back what -encode wrote: a rekeying pipeline.
+	r = must(t, runCmd(t, dir, bytes.NewReader(r.stdout), "split", "-decode", "hex", "-n", "3", "-t", "3", "-format", "base64"), "split -decode hex")
+	r = must(t, runCmd(t, dir, bytes.NewReader(r.stdout), "combine", "-t", "3"), "combine the new shares")
+	if !bytes.Equal(r.stdout, secret) {
+		t.Fatalf("split -decode hex: got %q", r.stdout)
+	}
+	fails(t, runCmd(t, dir, strings.NewReader("not hex"), "split", "-decode", "hex", "-n", "3", "-t", "3"), 1, "split -decode bad", "not hex text")
+
 	// Comments and blank lines are skipped; hex and base64 may be forced.
 	writeFile(t, dir, "commented.txt", []byte("# the keys\n\n"+lines[0]+"\n  "+lines[2]+"  \n"))
 	r = must(t, runCmd(t, dir, nil, "combine", "-format", "hex", "commented.txt", "-o", "out"), "combine commented")

@@ -93,6 +93,11 @@ func (s *secretWriter) finish() error {
 		if _, err := os.Stdout.Write(s.held.b); err != nil {
 			return err
 		}
+		// End the line, so the shell's prompt does not run on after the
+		// secret; on a terminal the newline is only layout.
+		if n := len(s.held.b); n > 0 && s.held.b[n-1] != '\n' {
+			os.Stdout.WriteString("\n")
+		}
 	}
 	if s.set != nil {
 		return s.set.commit()

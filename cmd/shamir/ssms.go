@@ -89,13 +89,12 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 		return err
 	}
 	defer closeAll()
-	p := startProgress("combining", set.files[0].size, opts.quiet)
-	readers[0] = p.reader(readers[0])
 	cr, err := newCombineReader(readers)
 	if err != nil {
-		p.stop()
 		return ssmsFailure(cmd, set, err)
 	}
+	p := startProgress("combining", set.secretSize(), opts.quiet)
+	cr = p.reader(cr)
 	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
 	if err != nil {
 		p.stop()
@@ -128,6 +127,17 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 	reportProblems(cmd, set.bad)
 	summarize(cmd, used, set.bad, opts)
 	return nil
+}
+
+// secretSize estimates the size of the secret from the first share's, for
+// the progress bar: each share holds about 1/threshold of it. It returns -1
+// when that is not known.
+func (set *shareSet) secretSize() int64 {
+	f := set.files[0]
+	if f.size < 0 || f.threshold == 0 {
+		return -1
+	}
+	return f.size * int64(f.threshold)
 }
 
 // intoFolder lets -o name a folder: the secret is written in it under the
@@ -178,7 +188,11 @@ func ssmsFailure(cmd string, set *shareSet, err error) error {
 	if f := set.files[0]; f.threshold > 0 {
 		need = fmt.Sprintf("; these shares need %d of %d", f.threshold, f.parts)
 	}
-	return fmt.Errorf("%w\n\t%s given%s: add shares, or replace the bad ones", err, countShares(len(set.files), "share"), need)
+	advice := "add shares"
+	if len(set.bad) > 0 {
+		advice += ", or replace the bad ones"
+	}
+	return fmt.Errorf("%w\n\t%s given%s: %s", err, countShares(len(set.files), "share"), need, advice)
 }
 
 // openSSMS opens the SSMS shares of set for reading. closeAll closes them.

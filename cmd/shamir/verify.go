@@ -132,13 +132,12 @@ func verifySSMS(set *shareSet, quiet bool) error {
 		return err
 	}
 	defer closeAll()
-	p := startProgress("verifying", set.files[0].size, quiet)
-	readers[0] = p.reader(readers[0])
 	cr, err := newCombineReader(readers)
 	if err == nil {
-		_, err = io.Copy(io.Discard, cr)
+		p := startProgress("verifying", set.secretSize(), quiet)
+		_, err = io.Copy(io.Discard, p.reader(cr))
+		p.stop()
 	}
-	p.stop()
 	var bse *shamir.BadSharesError
 	if errors.As(err, &bse) && bse.Err == nil {
 		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -67,22 +66,6 @@ func runCmd(t testing.TB, dir string, stdin io.Reader, args ...string) result {
 		t.Fatalf("running shamir %s: %v", strings.Join(args, " "), err)
 	}
 	return result{stdout.Bytes(), stderr.Bytes(), cmd.ProcessState.ExitCode(), maxRSS(cmd.ProcessState)}
-}
-
-// maxRSS returns the peak resident memory of a finished process in bytes,
-// or 0 where the system does not say.
-func maxRSS(ps *os.ProcessState) int64 {
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0
-	}
-	switch runtime.GOOS {
-	case "linux", "freebsd", "netbsd", "openbsd":
-		return int64(ru.Maxrss) << 10 // KiB
-	case "darwin", "ios":
-		return int64(ru.Maxrss) // bytes
-	}
-	return 0
 }
 
 // must checks that r succeeded.

@@ -31,6 +31,8 @@ type shareSet struct {
 	// inputs disagree.
 	threshold    int
 	thresholdSet bool
+
+	seen map[string]bool // the files added, by absolute path
 }
 
 func (set *shareSet) noteThreshold(t int) {
@@ -181,6 +183,16 @@ func globEscape(s string) string {
 // addFile adds the share or shares in the file at path: an SSMS share, or
 // Vault-format shares as lines of text.
 func (set *shareSet) addFile(path, format string) {
+	// The same file named twice, say by a folder and a glob, is one share.
+	if set.seen == nil {
+		set.seen = map[string]bool{}
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		if set.seen[abs] {
+			return
+		}
+		set.seen[abs] = true
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		set.bad = append(set.bad, problem{path, err.Error()})

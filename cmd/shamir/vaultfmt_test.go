@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -182,6 +183,33 @@ func TestVaultMadeShares(t *testing.T) {
 	// The labelled lines, three of them, on stdin.
 	lines := strings.Split(string(raw), "\n")
 	check(runCmd(t, dir, strings.NewReader(lines[4]+"\n"+lines[1]+"\n"+lines[2]+"\n"), "combine"), "labelled lines on stdin")
+}
+
+// TestVaultVectors combines the shares of testdata/vault/vectors.json, made
+// by Vault's shamir.Split for the interop tests, as hex lines on stdin.
+func TestVaultVectors(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "vault", "vectors.json"))
+	if err != nil {
+		t.Skipf("no Vault vectors: %v", err)
+	}
+	var vectors []struct {
+		Secret    string
+		Threshold int
+		Shares    []string
+	}
+	if err := json.Unmarshal(data, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i, v := range vectors {
+		for _, shares := range [][]string{v.Shares[len(v.Shares)-v.Threshold:], v.Shares} {
+			in := strings.Join(shares, "\n")
+			r := must(t, runCmd(t, dir, strings.NewReader(in), "combine", "-t", fmt.Sprint(v.Threshold), "-encode", "hex"), fmt.Sprintf("vector %d", i))
+			if got := strings.TrimSpace(string(r.stdout)); got != v.Secret {
+				t.Fatalf("vector %d, %d shares: got %s, want %s", i, len(shares), got, v.Secret)
+			}
+		}
+	}
 }
 
 // TestVaultCombinesOurShares gives shares that split made to Vault's own

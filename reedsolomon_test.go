@@ -129,3 +129,55 @@ func TestInvert(t *testing.T) {
 		t.Fatal("decoder accepted fewer than threshold fragments")
 	}
 }
+
+// The RS part of SSMS alone, on the shapes of BenchmarkSplitSSMS: 1 MiB of
+// data in 3 fragments, 2 parity fragments. Compare with
+// github.com/klauspost/reedsolomon's Encode and ReconstructData on the same
+// shards.
+func BenchmarkRSEncode(b *testing.B) {
+	data, parity := rsBenchFrags(5, 3, 1<<20)
+	c := newRSCode(5, 3)
+	b.Run("1MiB_n5_t3", func(b *testing.B) {
+		b.SetBytes(1 << 20)
+		b.ReportAllocs()
+		for b.Loop() {
+			c.encode(data, parity, 0, len(data[0]))
+		}
+	})
+}
+
+func BenchmarkRSDecode(b *testing.B) {
+	data, parity := rsBenchFrags(5, 3, 1<<20)
+	c := newRSCode(5, 3)
+	c.encode(data, parity, 0, len(data[0]))
+	b.Run("1MiB_n5_t3", func(b *testing.B) {
+		// Data fragments 0 and 1 lost: rebuilt from 2, 3 and 4.
+		ins := [][]byte{data[2], parity[0], parity[1]}
+		outs := [][]byte{make([]byte, len(data[0])), make([]byte, len(data[0]))}
+		b.SetBytes(1 << 20)
+		b.ReportAllocs()
+		for b.Loop() {
+			m, _, err := c.decoder([]int{2, 3, 4})
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.apply(ins, outs, 0, len(outs[0]), false)
+		}
+	})
+}
+
+func rsBenchFrags(parts, threshold, size int) (data, parity [][]byte) {
+	f := (size + threshold - 1) / threshold
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range threshold {
+		d := make([]byte, f)
+		for i := range d {
+			d[i] = byte(rng.Uint32())
+		}
+		data = append(data, d)
+	}
+	for range parts - threshold {
+		parity = append(parity, make([]byte, f))
+	}
+	return data, parity
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"sync"
 
 	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/sys/cpu"
@@ -84,7 +85,9 @@ const (
 
 	tagSize          = 16 // both AEADs
 	defaultChunkSize = 64 << 10
-	maxChunkSize     = 1 << 24
+	// maxChunkSize bounds what a reader accepts, and so the memory a share
+	// header can make it allocate: about maxChunkSize·parts/threshold.
+	maxChunkSize = 1 << 20
 
 	aesGCM           = 1
 	chaCha20Poly1305 = 2
@@ -121,15 +124,21 @@ func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 	return nil, ErrUnsupportedAEAD
 }
 
-// nonce returns the nonce of chunk number i: i as an 11-byte big-endian
-// number, then 1 for the last chunk and 0 for the others.
-func nonce(i uint64, last bool) []byte {
-	var n [12]byte
-	binary.BigEndian.PutUint64(n[3:11], i)
+// A chunkNum holds the number of a chunk in the forms the format uses. It
+// lives in the long-lived structures, so that the slices of it given to the
+// AEAD and to crc32 do not cost an allocation per chunk.
+type chunkNum struct {
+	be    [8]byte  // the number, big-endian, as the record CRCs cover it
+	nonce [12]byte // the number as an 11-byte big-endian number, then 1 for the last chunk and 0 for the others
+}
+
+func (c *chunkNum) set(i uint64, last bool) {
+	binary.BigEndian.PutUint64(c.be[:], i)
+	c.nonce = [12]byte{}
+	binary.BigEndian.PutUint64(c.nonce[3:11], i)
 	if last {
-		n[11] = 1
+		c.nonce[11] = 1
 	}
-	return n[:]
 }
 
 // fragSize is the length of each of the threshold fragments of a sealed chunk
@@ -152,6 +161,21 @@ func shareSize(n, threshold, chunkSize int) int {
 	}
 	return headerSize + full*(recordOverhead+fragSize(chunkSize, threshold)) +
 		recordOverhead + fragSize(rest, threshold)
+}
+
+// sealedBufs recycles buffers for one sealed chunk of the default size,
+// padded (t·fragSize(C, t) < C+tagSize+t): without them each one-shot call
+// allocates, and the runtime clears, one more chunk-sized buffer. They only
+// ever hold ciphertext.
+var sealedBufs = sync.Pool{New: func() any { return new([defaultChunkSize + tagSize + 255]byte) }}
+
+// sealedBuf returns a buffer of n bytes, and the function that gives it back.
+func sealedBuf(n int) ([]byte, func()) {
+	if n > defaultChunkSize+tagSize+255 {
+		return make([]byte, n), func() {}
+	}
+	b := sealedBufs.Get().(*[defaultChunkSize + tagSize + 255]byte)
+	return b[:n], func() { sealedBufs.Put(b) }
 }
 
 func checkSSMS(parts, threshold int) error {
@@ -182,6 +206,7 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 	if err != nil {
 		return nil, err
 	}
+	defer e.release()
 	size := shareSize(len(secret), threshold, chunkSize)
 	buf := make([]byte, parts*size)
 	shares := make([][]byte, parts)
@@ -212,7 +237,9 @@ type encoder struct {
 	aead             cipher.AEAD
 	code             *rsCode
 	count            uint64 // the number of the next chunk
+	num              chunkNum
 	ct               []byte // a sealed chunk, padded to threshold fragments
+	release          func() // gives ct back
 	data, parity     [][]byte
 }
 
@@ -249,10 +276,10 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		hcrc:      make([]uint32, parts),
 		aead:      aead,
 		code:      newRSCode(parts, threshold),
-		ct:        make([]byte, threshold*fragSize(chunkSize, threshold)),
 		data:      make([][]byte, threshold),
 		parity:    make([][]byte, parts-threshold),
 	}
+	e.ct, e.release = sealedBuf(threshold * fragSize(chunkSize, threshold))
 	hbuf := make([]byte, parts*headerSize)
 	for i := range parts {
 		h := hbuf[i*headerSize : (i+1)*headerSize]
@@ -281,7 +308,8 @@ func (e *encoder) seal(p []byte, last bool, recs [][]byte) {
 	t := e.threshold
 	f := fragSize(len(p), t)
 	ct := e.ct[:t*f]
-	e.aead.Seal(ct[:0], nonce(e.count, last), p, e.headers[0][:adSize])
+	e.num.set(e.count, last)
+	e.aead.Seal(ct[:0], e.num.nonce[:], p, e.headers[0][:adSize])
 	clear(ct[len(p)+tagSize:])
 	for j := range t {
 		e.data[j] = ct[j*f : (j+1)*f]
@@ -299,7 +327,7 @@ func (e *encoder) seal(p []byte, last bool, recs [][]byte) {
 		if i < t {
 			copy(rec[4:4+f], e.data[i])
 		}
-		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.hcrc[i], e.count, rec[:4+f]))
+		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.hcrc[i], &e.num, rec[:4+f]))
 	}
 	e.count++
 }
@@ -308,10 +336,8 @@ func (e *encoder) seal(p []byte, last bool, recs [][]byte) {
 // number as 8 big-endian bytes, and the record up to its CRC. Binding the
 // header and the number makes a record moved within a share, or into a
 // share of another split, fail its check.
-func recordCRC(hcrc uint32, count uint64, rec []byte) uint32 {
-	var c [8]byte
-	binary.BigEndian.PutUint64(c[:], count)
-	return crc32.Update(crc32.Update(hcrc, castagnoli, c[:]), castagnoli, rec)
+func recordCRC(hcrc uint32, num *chunkNum, rec []byte) uint32 {
+	return crc32.Update(crc32.Update(hcrc, castagnoli, num.be[:]), castagnoli, rec)
 }
 
 // A header is the parsed header of a share.
@@ -376,11 +402,10 @@ type record struct {
 	frag []byte
 }
 
-// parseRecord checks the record rec of the share with header h for chunk
-// number count; rec must have the length its first word implies (see
-// recordSize).
-func parseRecord(h *header, count uint64, rec []byte) (record, error) {
-	n, last, err := recordLength(h, count, rec)
+// parseRecord checks the record rec of the share with header h for the chunk
+// num; rec must have the length its first word implies (see recordSize).
+func parseRecord(h *header, num *chunkNum, rec []byte) (record, error) {
+	n, last, err := recordLength(h, binary.BigEndian.Uint64(num.be[:]), rec)
 	if err != nil {
 		return record{}, err
 	}
@@ -388,7 +413,7 @@ func parseRecord(h *header, count uint64, rec []byte) (record, error) {
 	if len(rec) != recordOverhead+f {
 		return record{}, ErrShareTruncated
 	}
-	if recordCRC(h.crc, count, rec[:4+f]) != binary.BigEndian.Uint32(rec[4+f:]) {
+	if recordCRC(h.crc, num, rec[:4+f]) != binary.BigEndian.Uint32(rec[4+f:]) {
 		return record{}, ErrShareDamaged
 	}
 	return record{n: n, last: last, frag: rec[4 : 4+f]}, nil
@@ -442,6 +467,7 @@ func CombineSSMS(shares [][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer c.release()
 	secret := make([]byte, 0, c.sizeHint())
 	for !c.done {
 		if secret, err = c.chunk(secret); err != nil {

@@ -45,7 +45,8 @@ type shareIn struct {
 	r   *bufio.Reader // NewCombineReader: the stream
 	buf []byte        // NewCombineReader: the current record
 
-	rec record // the record of the current chunk
+	rec record   // the record of the current chunk
+	num chunkNum // its number
 }
 
 // next reads and checks the share's record for chunk count.
@@ -61,7 +62,8 @@ func (s *shareIn) next(count uint64) (record, error) {
 		}
 		rec := s.mem[:size]
 		s.mem = s.mem[size:]
-		return parseRecord(s.hdr, count, rec)
+		s.num.set(count, false)
+		return parseRecord(s.hdr, &s.num, rec)
 	}
 	if _, err := io.ReadFull(s.r, s.buf[:4]); err != nil {
 		return record{}, readErr(err)
@@ -74,7 +76,8 @@ func (s *shareIn) next(count uint64) (record, error) {
 	if _, err := io.ReadFull(s.r, s.buf[4:size]); err != nil {
 		return record{}, readErr(err)
 	}
-	return parseRecord(s.hdr, count, s.buf[:size])
+	s.num.set(count, false)
+	return parseRecord(s.hdr, &s.num, s.buf[:size])
 }
 
 // readErr turns the end of a stream inside a record into ErrShareTruncated.
@@ -117,7 +120,13 @@ type combiner struct {
 	inconsistent bool // a chunk opened with no subset of the live shares
 
 	// Scratch, reused from chunk to chunk.
+	num     chunkNum
 	ct      []byte // the sealed chunk, padded to threshold fragments
+	release func() // gives ct back
+	shares  []*shareIn
+	idx     []int
+	sub     []*shareIn
+	have    []int
 	check   []byte // re-encoded fragments of the shares not decoded from
 	ins     [][]byte
 	outs    [][]byte
@@ -191,8 +200,11 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	c.live, c.h = live, h
 	c.code = newRSCode(h.parts, t)
 	f := fragSize(h.chunkSize, t)
-	c.ct = make([]byte, t*f)
+	c.ct, c.release = sealedBuf(t * f)
 	c.ins = make([][]byte, t)
+	c.idx = make([]int, t)
+	c.sub = make([]*shareIn, t)
+	c.have = make([]int, t)
 	c.outs = make([][]byte, max(t, h.parts-t))
 	for _, s := range live {
 		if s.r != nil {
@@ -224,7 +236,8 @@ func (c *combiner) bad(s *shareIn, err error) {
 // chunk appends the next chunk of the secret to dst, once it is
 // authenticated; after the last chunk, c.done is set.
 func (c *combiner) chunk(dst []byte) ([]byte, error) {
-	for _, s := range slices.Clone(c.live) {
+	c.shares = append(c.shares[:0], c.live...)
+	for _, s := range c.shares {
 		rec, err := s.next(c.count)
 		if err != nil {
 			c.bad(s, err)
@@ -236,11 +249,10 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	if len(c.live) < t {
 		return nil, c.fail(nil)
 	}
-	idx := make([]int, t) // positions in c.live
+	idx, sub := c.idx, c.sub // positions in c.live, and the shares there
 	for i := range idx {
 		idx[i] = i
 	}
-	sub := make([]*shareIn, t)
 	for tries := 0; ; tries++ {
 		if tries == maxSubsets {
 			c.inconsistent = true
@@ -262,7 +274,8 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	c.count++
 	if sub[0].rec.last {
 		c.done = true
-		for _, s := range slices.Clone(c.live) {
+		c.shares = append(c.shares[:0], c.live...)
+		for _, s := range c.shares {
 			if err := s.atEnd(); err != nil {
 				c.bad(s, err)
 			}
@@ -307,7 +320,8 @@ func (c *combiner) open(sub []*shareIn, dst []byte) ([]byte, bool) {
 	if !ok {
 		return dst, false
 	}
-	out, err := aead.Open(dst, nonce(c.count, last), ct, c.h.ad[:])
+	c.num.set(c.count, last)
+	out, err := aead.Open(dst, c.num.nonce[:], ct, c.h.ad[:])
 	if err != nil {
 		return dst, false
 	}
@@ -382,7 +396,7 @@ func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 	t := c.h.threshold
 	f := fragSize(n, t)
 	buf := c.ct[:t*f]
-	have := make([]int, t)
+	have := c.have
 	for i, s := range sub {
 		have[i] = s.hdr.index
 		c.ins[i] = s.rec.frag
@@ -395,7 +409,7 @@ func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 		if err != nil {
 			return nil, false // unreachable: the code is MDS
 		}
-		c.dec, c.missing, c.decHave = m, missing, have
+		c.dec, c.missing, c.decHave = m, missing, slices.Clone(have)
 	}
 	if c.dec != nil {
 		outs := c.outs[:len(c.missing)]

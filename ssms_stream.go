@@ -102,6 +102,7 @@ func (w *splitWriter) Close() error {
 	w.closed = true
 	err := w.flush(w.buf, true)
 	clear(w.buf)
+	w.e.release()
 	return err
 }
 
@@ -189,6 +190,7 @@ func (r *combineReader) Read(p []byte) (int, error) {
 			return 0, r.err
 		}
 		if r.c.done {
+			r.c.release()
 			r.err = r.c.report()
 			if r.err == nil {
 				r.err = io.EOF
@@ -199,6 +201,7 @@ func (r *combineReader) Read(p []byte) (int, error) {
 		r.out, r.pos = r.out[:0], 0
 		out, err := r.c.chunk(r.out)
 		if err != nil {
+			r.c.release()
 			r.err = err
 			continue
 		}

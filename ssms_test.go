@@ -20,7 +20,7 @@ func testRNG(seed uint64) io.Reader {
 
 func testSecret(n int, seed uint64) []byte {
 	b := make([]byte, n)
-	testRNG(seed^0x5ec2e7).Read(b)
+	testRNG(seed ^ 0x5ec2e7).Read(b)
 	return b
 }
 
@@ -302,10 +302,12 @@ func forge(s []byte, k int, f byte) {
 	s[k] ^= f
 	hcrc := crcOf(s[:hdrCRC])
 	binary.BigEndian.PutUint32(s[hdrCRC:], hcrc)
+	var num chunkNum
 	for off, count := headerSize, uint64(0); off < len(s); count++ {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold)
-		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(hcrc, count, s[off:off+4+f]))
+		num.set(count, false)
+		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(hcrc, &num, s[off:off+4+f]))
 		off += recordOverhead + f
 	}
 }
@@ -542,5 +544,22 @@ func TestSSMSShareSize(t *testing.T) {
 		if bound := (n+2)/3 + (n+2)/3/100 + 1024; size > bound {
 			t.Errorf("share of a %d-byte secret: %d bytes, above %d", n, size, bound)
 		}
+	}
+}
+
+// TestSSMSStreamMemory streams 48 MiB from the writer to the reader through
+// pipes and checks that the heap stays bounded by the chunk size, not the
+// secret's.
+func TestSSMSStreamMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 48 MiB")
+	}
+	const size = 48 << 20
+	peak := heapPeak(t)
+	streamOnce(t, size, 5, 3)
+	if p := peak(); p > 16<<20 {
+		t.Fatalf("the heap grew by %d bytes while streaming %d", p, size)
+	} else {
+		t.Logf("peak heap growth %d bytes for %d streamed", p, size)
 	}
 }

@@ -1,0 +1,148 @@
+package shamir
+
+import (
+	"io"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The shapes the issue sets targets for: 1 MiB, 5 shares, threshold 3.
+const benchSize = 1 << 20
+
+func BenchmarkSplitSSMS(b *testing.B) {
+	for _, aead := range []struct {
+		name string
+		id   byte
+	}{{"", defaultAEAD()}, {"_chacha", chaCha20Poly1305}} {
+		b.Run("1MiB_n5_t3"+aead.name, func(b *testing.B) {
+			secret := testSecret(benchSize, 1)
+			b.SetBytes(benchSize)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := splitSSMS(secret, 5, 3, defaultChunkSize, aead.id, newRandom()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCombineSSMS(b *testing.B) {
+	secret := testSecret(benchSize, 1)
+	shares, err := SplitSSMS(secret, 5, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		shares [][]byte
+	}{
+		{"1MiB_n5_t3", shares[:3]},              // the data fragments: no decoding
+		{"1MiB_n5_t3_parity", shares[2:]},       // two data fragments rebuilt
+		{"1MiB_n5_t3_all", shares},              // two extra shares checked
+		{"1MiB_n5_t3_onebad", badFirst(shares)}, // one share fails its CRC
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(benchSize)
+			b.ReportAllocs()
+			for b.Loop() {
+				if got, _ := CombineSSMS(c.shares); got == nil {
+					b.Fatal("not recovered")
+				}
+			}
+		})
+	}
+}
+
+func badFirst(shares [][]byte) [][]byte {
+	s := append([][]byte(nil), shares...)
+	s[0] = append([]byte(nil), s[0]...)
+	s[0][1000] ^= 1
+	return s
+}
+
+// BenchmarkSSMSStream pushes 64 MiB through NewSplitWriter and
+// NewCombineReader and reports the largest heap seen while it runs.
+func BenchmarkSSMSStream(b *testing.B) {
+	const size = 64 << 20
+	b.Run("64MiB_n5_t3", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		peak := heapPeak(b)
+		for b.Loop() {
+			streamOnce(b, size, 5, 3)
+		}
+		b.ReportMetric(float64(peak()), "peak-heap-B")
+	})
+}
+
+// streamOnce splits size zero bytes through the writer into pipes and
+// combines them through the reader, all in O(chunk) memory.
+func streamOnce(b testing.TB, size, parts, threshold int) {
+	rs := make([]io.Reader, parts)
+	ws := make([]io.Writer, parts)
+	pws := make([]*io.PipeWriter, parts)
+	for i := range rs {
+		pr, pw := io.Pipe()
+		rs[i], ws[i], pws[i] = pr, pw, pw
+	}
+	go func() {
+		w, err := NewSplitWriter(ws, threshold)
+		if err != nil {
+			panic(err)
+		}
+		buf := make([]byte, 32<<10)
+		for n := 0; n < size; n += len(buf) {
+			w.Write(buf)
+		}
+		w.Close()
+		for _, pw := range pws {
+			pw.Close()
+		}
+	}()
+	r, err := NewCombineReader(rs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, r)
+	if err != nil || n != int64(size) {
+		b.Fatalf("read %d bytes, err %v", n, err)
+	}
+}
+
+// heapPeak samples HeapInuse until the benchmark ends and returns a function
+// that stops the sampling and reports the largest value seen above the
+// starting heap.
+func heapPeak(b testing.TB) func() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > base && ms.HeapInuse-base > peak.Load() {
+				peak.Store(ms.HeapInuse - base)
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		<-done
+		return peak.Load()
+	}
+}

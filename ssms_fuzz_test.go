@@ -1,0 +1,98 @@
+package shamir
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+)
+
+// FuzzParseShare feeds arbitrary bytes to the share parser: it must never
+// panic, and what it accepts must be within the format's bounds.
+func FuzzParseShare(f *testing.F) {
+	for _, s := range mustSplitSSMS(f, []byte("fuzz the parser"), 3, 2, 8, aesGCM, 1) {
+		f.Add(s)
+		f.Add(s[:len(s)-3])
+	}
+	f.Add([]byte(ssmsMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, err := parseHeader(b)
+		if err != nil {
+			return
+		}
+		if h.threshold < 2 || h.threshold > h.parts || h.index >= h.parts || h.x == 0 ||
+			h.chunkSize < 1 || h.chunkSize > maxChunkSize {
+			t.Fatalf("parseHeader accepted %+v", h)
+		}
+		rest := b[headerSize:]
+		for count := uint64(0); len(rest) > 0; count++ {
+			n, _, err := recordLength(h, count, rest)
+			if err != nil {
+				return
+			}
+			size := min(recordSize(h, n), len(rest))
+			var num chunkNum
+			num.set(count, false)
+			rec, err := parseRecord(h, &num, rest[:size])
+			if err != nil {
+				return
+			}
+			if rec.n > h.chunkSize || len(rec.frag) != fragSize(rec.n, h.threshold) {
+				t.Fatalf("parseRecord accepted %d bytes with a %d-byte fragment", rec.n, len(rec.frag))
+			}
+			rest = rest[size:]
+		}
+	})
+}
+
+// FuzzCombineSSMS replaces one share of a good set with arbitrary bytes:
+// CombineSSMS and the reader must agree, and if they return a secret it is
+// the one that was split.
+func FuzzCombineSSMS(f *testing.F) {
+	secret := []byte("a secret of some length, split in several chunks of 16 bytes")
+	shares := mustSplitSSMS(f, secret, 3, 2, 16, chaCha20Poly1305, 2)
+	for i, s := range shares {
+		f.Add(s, uint8(i), uint8(3))
+		f.Add(s[:len(s)/2], uint8(i), uint8(2))
+		c := slices.Clone(s)
+		c[len(c)-7] ^= 4
+		f.Add(c, uint8(i), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, which, count uint8) {
+		given := slices.Clone(shares)[:1+int(count)%3]
+		given[int(which)%len(given)] = b
+		got, err := CombineSSMS(given)
+		if got != nil && !bytes.Equal(got, secret) {
+			t.Fatalf("CombineSSMS returned a wrong secret (err %v)", err)
+		}
+		if got == nil && err == nil {
+			t.Fatal("CombineSSMS returned neither a secret nor an error")
+		}
+		sgot, serr := combineStream(given)
+		if !bytes.HasPrefix(secret, sgot) {
+			t.Fatalf("the reader returned bytes that are not the secret's (err %v)", serr)
+		}
+		pos, _ := badPositions(err)
+		spos, _ := badPositions(serr)
+		if !slices.Equal(pos, spos) || (got != nil) != bytes.Equal(sgot, secret) {
+			t.Fatalf("CombineSSMS: %d bytes, %v; reader: %d bytes, %v", len(got), err, len(sgot), serr)
+		}
+	})
+}
+
+// FuzzCombineSSMSAll cuts arbitrary bytes into shares: no panic, and both
+// forms agree.
+func FuzzCombineSSMSAll(f *testing.F) {
+	shares := mustSplitSSMS(f, []byte("0123456789"), 3, 2, 4, aesGCM, 3)
+	f.Add(bytes.Join(shares, []byte("|")))
+	f.Add(bytes.Join(shares[:2], []byte("|")))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		given := bytes.Split(b, []byte("|"))
+		got, err := CombineSSMS(given)
+		sgot, serr := combineStream(given)
+		pos, _ := badPositions(err)
+		spos, _ := badPositions(serr)
+		if !slices.Equal(pos, spos) || got != nil && !bytes.Equal(got, sgot) {
+			t.Fatalf("CombineSSMS: %q, %v; reader: %q, %v", got, err, sgot, serr)
+		}
+	})
+}

@@ -224,7 +224,7 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 		return nil, true
 	}
 	maxBad := (m - t) / 2
-	var h []byte // the parity-check matrix of all parts, for decodeAt
+	var sy *syndromer // the parity checks H of all parts, for decodeAt
 
 	isBad := make([]bool, m)
 	good := make([]int, 0, m) // the parts outside B: T, then R
@@ -242,8 +242,14 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 	}
 	update()
 
-	chunk := min(n, blockSize)
+	// Each part found bad costs a second pass over the rest of its chunk.
+	// Chunks of blockSize/(maxBad+1) bound those passes to about one block
+	// in all, however many parts are bad.
+	chunk := min(n, max(256, blockSize/(maxBad+1)))
 	buf := make([]byte, (m-t)*chunk)
+	// The scratch only ever holds syndromes, which depend on the errors
+	// alone; cleared anyway, as an error is a difference of share bytes.
+	defer clear(buf)
 	synd := make([][]byte, m-t)
 	ins := make([][]byte, t)
 	for off := 0; off < n; off += chunk {
@@ -262,10 +268,10 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 			if c < 0 {
 				break
 			}
-			if h == nil {
-				h = parityCheck(xs, t)
+			if sy == nil {
+				sy = newSyndromer(parityCheck(xs, t), m-t, m)
 			}
-			wrong, ok := decodeAt(h, xs, ys, t, off+c)
+			wrong, ok := decodeAt(sy, xs, ys, off+c)
 			if !ok {
 				return nil, false
 			}
@@ -313,19 +319,60 @@ func firstNonZero(rows [][]byte, from, to int) int {
 	return first
 }
 
+// A syndromer computes the syndrome H·y of one byte position. It keeps H by
+// columns, eight rows to a word: lane l of cols[i*groups+g] is H[8g+l][i].
+type syndromer struct {
+	r, groups int
+	cols      []uint64
+}
+
+func newSyndromer(h []byte, r, m int) *syndromer {
+	g := (r + 7) / 8
+	sy := &syndromer{r: r, groups: g, cols: make([]uint64, m*g)}
+	for k := range r {
+		for i := range m {
+			sy.cols[i*g+k/8] |= uint64(h[k*m+i]) << (8 * (k % 8))
+		}
+	}
+	return sy
+}
+
+// syndrome returns H·y for the byte position col of ys. The bytes of y are
+// secret until they are summed, so they only meet mulLanes.
+func (sy *syndromer) syndrome(ys [][]byte, col int) []byte {
+	acc := make([]uint64, sy.groups)
+	for i, y := range ys {
+		for g, w := range sy.cols[i*sy.groups : (i+1)*sy.groups] {
+			acc[g] ^= mulLanes(w, y[col])
+		}
+	}
+	s := make([]byte, 8*sy.groups)
+	for g, a := range acc {
+		binary.LittleEndian.PutUint64(s[8*g:], a)
+	}
+	return s[:sy.r]
+}
+
+// mulLanes returns the eight products c_l·y of the bytes c_l of w with y, in
+// constant time: y = Σ_j y_j·x^j, so c·y = Σ_j y_j·(c·x^j), with the bits of y
+// turned into masks and c·x^j computed in all lanes at once.
+func mulLanes(w uint64, y byte) uint64 {
+	var p uint64
+	for range 8 {
+		p ^= w & -uint64(y&1)
+		y >>= 1
+		hi := w >> 7 & lanes // the lanes where w·x overflows
+		w = (w&^(hi<<7))<<1 ^ hi<<4 ^ hi<<3 ^ hi<<1 ^ hi
+	}
+	return p
+}
+
 // decodeAt returns the parts that are wrong at byte position col, given that
 // at most ⌊(m−t)/2⌋ are, or false if no such set of parts explains the
-// syndrome. h is the parity-check matrix of all m parts.
-func decodeAt(h, xs []byte, ys [][]byte, t, col int) (wrong []int, ok bool) {
-	m, r := len(xs), len(xs)-t
-	s := make([]byte, r)
-	for k := range s {
-		var acc byte
-		for i, y := range ys {
-			acc ^= gfMul(h[k*m+i], y[col])
-		}
-		s[k] = acc
-	}
+// syndrome.
+func decodeAt(sy *syndromer, xs []byte, ys [][]byte, col int) (wrong []int, ok bool) {
+	s := sy.syndrome(ys, col)
+	r := len(s)
 	lambda := berlekampMassey(s)
 	errs := len(lambda) - 1
 	if errs == 0 || 2*errs > r {

@@ -492,3 +492,50 @@ func BenchmarkCombineRobust(b *testing.B) {
 		}
 	}
 }
+
+func TestMulLanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for y := range 256 {
+		w := rng.Uint64()
+		if y < 2 {
+			w = 0xff80_0201_1b8d_ca53 // the edge constants in some lanes
+		}
+		p := mulLanes(w, byte(y))
+		for l := range 8 {
+			c := byte(w >> (8 * l))
+			if got, want := byte(p>>(8*l)), gfMul(c, byte(y)); got != want {
+				t.Fatalf("mulLanes lane %d: %#x·%#x = %#x, want %#x", l, c, y, got, want)
+			}
+		}
+	}
+}
+
+// TestParityCheck checks that H annihilates shares and the syndromer agrees
+// with H.
+func TestParityCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, c := range []struct{ m, t int }{{3, 2}, {7, 3}, {20, 3}, {255, 2}} {
+		parts := testSplit(t, randBytes(rng, 4), c.m, c.t, uint64(c.m))
+		xs, ys, err := parseParts(parts, c.t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := c.m - c.t
+		h := parityCheck(xs, c.t)
+		sy := newSyndromer(h, r, c.m)
+		for col := range 4 {
+			if s := sy.syndrome(ys, col); !bytes.Equal(s, make([]byte, r)) {
+				t.Fatalf("m=%d t=%d: syndrome of shares = %x", c.m, c.t, s)
+			}
+		}
+		// One changed byte e at part i gives S_k = v_i·x_i^k·e.
+		i, e := rng.IntN(c.m), byte(1+rng.IntN(255))
+		ys[i][2] ^= e
+		s := sy.syndrome(ys, 2)
+		for k := range r {
+			if want := gfMul(h[k*c.m+i], e); s[k] != want {
+				t.Fatalf("m=%d t=%d: S_%d = %#x, want %#x", c.m, c.t, k, s[k], want)
+			}
+		}
+	}
+}

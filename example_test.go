@@ -1,0 +1,128 @@
+package shamir_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/gf256/shamir"
+)
+
+func ExampleSplit() {
+	secret := []byte("correct horse battery staple")
+
+	// Five shares, any three of which give the secret back.
+	shares, err := shamir.Split(secret, 5, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range shares {
+		// The shares are random, but their layout is fixed: the y bytes,
+		// then the x coordinate.
+		fmt.Println(len(s) == len(secret)+shamir.ShareOverhead, s[len(s)-1] != 0)
+	}
+	// Output:
+	// true true
+	// true true
+	// true true
+	// true true
+	// true true
+}
+
+func ExampleCombine() {
+	shares, err := shamir.Split([]byte("correct horse battery staple"), 5, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Any three shares, in any order.
+	secret, err := shamir.Combine([][]byte{shares[4], shares[0], shares[2]})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", secret)
+	// Output: correct horse battery staple
+}
+
+func ExampleVerify() {
+	shares, err := shamir.Split([]byte("correct horse battery staple"), 5, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(shamir.Verify(shares, 3))
+
+	// A share mistyped at one byte. Five shares with threshold 3 have two
+	// to spare, enough to tell which one of them is wrong.
+	shares[3][7] ^= 0x20
+	err = shamir.Verify(shares, 3)
+	var bad *shamir.BadSharesError
+	if errors.As(err, &bad) {
+		fmt.Println("bad shares:", bad.Positions)
+	}
+
+	// With one to spare, a bad share is found but cannot be named.
+	err = shamir.Verify(shares[:4], 3)
+	if errors.As(err, &bad) {
+		fmt.Println("bad shares:", bad.Positions)
+	}
+	// Output:
+	// <nil>
+	// bad shares: [3]
+	// bad shares: []
+}
+
+func ExampleCombineRobust() {
+	shares, err := shamir.Split([]byte("correct horse battery staple"), 7, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Two of seven shares damaged: ⌊(7−3)/2⌋ = 2 can be corrected.
+	shares[1][0] ^= 1
+	copy(shares[5], "from another split, entirely")
+
+	secret, bad, err := shamir.CombineRobust(shares, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", secret)
+	fmt.Println("set aside:", bad)
+	// Output:
+	// correct horse battery staple
+	// set aside: [1 5]
+}
+
+func ExampleBadSharesError() {
+	shares, err := shamir.Split([]byte("unseal key"), 5, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	shares[0][2] ^= 0xff
+
+	err = shamir.Verify(shares, 3)
+	fmt.Println(errors.Is(err, shamir.ErrBadShares), errors.Is(err, shamir.ErrInconsistentShares))
+	var bad *shamir.BadSharesError
+	if errors.As(err, &bad) {
+		for _, i := range bad.Positions {
+			fmt.Println("replace share", i)
+		}
+	}
+	// Output:
+	// true true
+	// replace share 0
+}
+
+// A share is ShareOverhead bytes longer than the secret.
+func Example_shareOverhead() {
+	secret := make([]byte, 32)
+	shares, err := shamir.Split(secret, 3, 2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(shares[0]), len(secret)+shamir.ShareOverhead)
+
+	// The x coordinate is the last byte; the rest are the y bytes.
+	x, y := shares[0][len(secret)], shares[0][:len(secret)]
+	fmt.Println(x != 0, len(y))
+	// Output:
+	// 33 33
+	// true 32
+}

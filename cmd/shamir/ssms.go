@@ -30,6 +30,9 @@ func splitSSMS(in io.Reader, total int64, input string, parts, threshold int, di
 	if dir == "" {
 		dir = "."
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s is a file; with ssms shares, -o names the folder to write them in", dir)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}

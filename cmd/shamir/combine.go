@@ -22,7 +22,8 @@ The shares are SSMS share files (NAME.I-of-N.shamir, as split writes them) or
 Vault-format shares: text, one share per line, in base64 (as vault operator
 init prints unseal keys) or hex. Combine tells which by itself. Each argument
 is a share file, a file of text shares (the whole output of vault operator
-init will do), a folder (its *.shamir files are used), a glob pattern, "-"
+init will do, and so will its -format=json output, whose unseal_threshold
+is then used as -t), a folder (its *.shamir files are used), a glob pattern, "-"
 for stdin, or a Vault-format share itself. With no argument, the shares are
 read from stdin; on a terminal they are typed without being shown, one per
 line, and an empty line ends.
@@ -40,7 +41,8 @@ A binary secret is not printed on a terminal: use -o, -encode, or -f.
 
 Flags:
 	-o, -out FILE        write the secret to FILE (mode 0600, written whole or
-	                     not at all) instead of stdout
+	                     not at all) instead of stdout; if FILE is a folder,
+	                     into it, under the name the share files carry
 	-t, -threshold T     the threshold of Vault-format shares, to check them
 	-format FORMAT       the shares' format: auto (the default), ssms, base64, hex
 	-encode ENCODING     write the secret as one line of hex or base64 text

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/gf256/shamir"
+)
+
+// This file gathers the library functions the command uses beyond Split and
+// Combine, so that what it needs of the library is in one place.
+
+// verifyParts checks Vault-format parts made with threshold against each
+// other.
+func verifyParts(parts [][]byte, threshold int) error {
+	return shamir.Verify(parts, threshold)
+}
+
+// combineRobust recovers the secret from Vault-format parts made with
+// threshold, setting aside up to (len(parts)-threshold)/2 bad ones, whose
+// indexes it returns.
+func combineRobust(parts [][]byte, threshold int) ([]byte, []int, error) {
+	return shamir.CombineRobust(parts, threshold)
+}
+
+// ssmsMagic starts every SSMS share (docs/FORMAT.md).
+const ssmsMagic = "GFSSMS"
+
+// isSSMS reports whether head, the start of a file, is the start of an SSMS
+// share, or of what is left of one.
+func isSSMS(head []byte) bool {
+	return bytes.HasPrefix(head, []byte(ssmsMagic))
+}
+
+// newSplitWriter writes SSMS shares.
+func newSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
+	return shamir.NewSplitWriter(shares, threshold)
+}
+
+// newCombineReader reads a secret from SSMS shares.
+func newCombineReader(shares []io.Reader) (io.Reader, error) {
+	return shamir.NewCombineReader(shares)
+}

@@ -1,0 +1,168 @@
+// Shamir splits a secret into shares, any threshold of which recover it, and
+// recovers it from them.
+//
+// Usage:
+//
+//	shamir split -n PARTS -t THRESHOLD [flags] [FILE | -]
+//	shamir combine [flags] [SHARE | FILE | FOLDER | GLOB ...]
+//	shamir verify [flags] [SHARE | FILE | FOLDER | GLOB ...]
+//	shamir version
+//
+// Shares come in two formats. SSMS share files (NAME.I-of-N.shamir), the
+// default for split, carry a header and authenticate the data, and are
+// written and read as streams, so files of any size take little memory.
+// Vault-format shares are text, one share per line in base64 (as vault
+// operator init prints unseal keys) or hex, chosen with split -format; they
+// are byte-compatible with HashiCorp Vault's shamir package. combine and
+// verify tell the formats apart by themselves.
+//
+// Run "shamir help COMMAND" or "shamir COMMAND -h" for each command's flags.
+//
+// The exit status is 0 on success, 1 on failure and 2 on a usage error.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// A command is one of shamir's subcommands.
+type command struct {
+	name  string
+	short string // one line for the overview
+	help  string // the full text that -h prints
+	run   func(args []string) error
+}
+
+var commands []*command
+
+func init() {
+	// Assigned here rather than in the declaration because the run functions
+	// refer back to the commands for their help texts.
+	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdVersion}
+}
+
+const overview = `Shamir splits a secret into shares, any threshold of which recover it.
+
+Usage:
+
+	shamir COMMAND [flags] [arguments]
+
+Commands:
+
+%s
+Run "shamir COMMAND -h" for a command's flags and examples.
+`
+
+func main() {
+	catchSignals()
+	os.Exit(run(os.Args[1:]))
+}
+
+// run runs the command line args and returns the exit status.
+func run(args []string) int {
+	if len(args) == 0 {
+		printOverview(os.Stderr)
+		return 2
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if name == "help" && len(rest) > 0 {
+			if c := lookup(rest[0]); c != nil {
+				fmt.Fprint(os.Stdout, c.help)
+				return 0
+			}
+			fmt.Fprintf(os.Stderr, "shamir help: unknown command %q. Run \"shamir help\" for the list.\n", rest[0])
+			return 2
+		}
+		printOverview(os.Stdout)
+		return 0
+	case "-version", "--version":
+		name = "version"
+	}
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(os.Stderr, "shamir: unknown command %q. Run \"shamir help\" for the list of commands.\n", name)
+		return 2
+	}
+	err := c.run(rest)
+	var uerr *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errHelp):
+		fmt.Fprint(os.Stdout, c.help)
+		return 0
+	case errors.As(err, &uerr):
+		fmt.Fprintf(os.Stderr, "shamir %s: %s\nRun \"shamir %s -h\" for usage.\n", c.name, uerr.msg, c.name)
+		return 2
+	case errors.Is(err, errSilent):
+		return 1
+	default:
+		// The library's errors start with "shamir: ", which the command's
+		// own prefix makes redundant.
+		msg := strings.ReplaceAll(err.Error(), "shamir: ", "")
+		fmt.Fprintf(os.Stderr, "shamir %s: %s\n", c.name, msg)
+		return 1
+	}
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func printOverview(w io.Writer) {
+	list := ""
+	for _, c := range commands {
+		list += fmt.Sprintf("\t%-8s %s\n", c.name, c.short)
+	}
+	fmt.Fprintf(w, overview, list)
+}
+
+// errSilent is returned by a command that has already said on stderr what
+// went wrong, to exit with status 1 without another message.
+var errSilent = errors.New("failed")
+
+var cmdVersion = &command{
+	name:  "version",
+	short: "print the version of shamir",
+	help: `usage: shamir version
+
+Version prints the version of the shamir command and the Go toolchain that
+built it.
+`,
+	run: func(args []string) error {
+		if len(args) > 0 {
+			if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+				return errHelp
+			}
+			return usagef("takes no arguments")
+		}
+		fmt.Println("shamir", version())
+		return nil
+	},
+}
+
+// version reports the module version that go install recorded in the binary,
+// or "(devel)" for a binary built from a work tree.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	return v + " " + bi.GoVersion
+}

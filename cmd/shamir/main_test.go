@@ -1,0 +1,202 @@
+package main
+
+// The tests of this package are end to end: TestMain builds the shamir
+// binary once, and each test runs it with os/exec in a temporary folder, as a
+// user would.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// binary is the path of the shamir command built by TestMain.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "shamir-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "shamir")
+	if runtime.GOOS == "windows" {
+		binary += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building shamir:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// A result is what a run of the command did.
+type result struct {
+	stdout, stderr []byte
+	code           int   // exit status
+	maxRSS         int64 // peak resident memory in bytes, where known
+}
+
+// String describes r for test failures.
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\nstderr:\n%s", r.code, r.stderr)
+}
+
+// runCmd runs the command in dir with stdin (nil for none) and args.
+func runCmd(t testing.TB, dir string, stdin io.Reader, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatalf("running shamir %s: %v", strings.Join(args, " "), err)
+	}
+	return result{stdout.Bytes(), stderr.Bytes(), cmd.ProcessState.ExitCode(), maxRSS(cmd.ProcessState)}
+}
+
+// must checks that r succeeded.
+func must(t testing.TB, r result, what string) result {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("%s: %v", what, r)
+	}
+	return r
+}
+
+// fails checks that r exited with status code and said something containing
+// each of msgs on stderr.
+func fails(t testing.TB, r result, code int, what string, msgs ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("%s: got exit %d, want %d\nstdout: %q\nstderr:\n%s", what, r.code, code, r.stdout, r.stderr)
+	}
+	for _, m := range msgs {
+		if !bytes.Contains(r.stderr, []byte(m)) {
+			t.Errorf("%s: stderr does not say %q:\n%s", what, m, r.stderr)
+		}
+	}
+}
+
+// testdata returns the path of a file in the repository's testdata/cli.
+func testdata(name string) string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "testdata", "cli", name))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// writeFile writes a file in dir and returns its path.
+func writeFile(t testing.TB, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// subsets returns every subset of {0, …, n-1} with k elements.
+func subsets(n, k int) [][]int {
+	var out [][]int
+	var rec func(start int, cur []int)
+	rec = func(start int, cur []int) {
+		if len(cur) == k {
+			out = append(out, append([]int(nil), cur...))
+			return
+		}
+		for i := start; i < n; i++ {
+			rec(i+1, append(cur, i))
+		}
+	}
+	rec(0, nil)
+	return out
+}
+
+// noLeftovers checks that dir holds exactly the files named, with none of
+// the temporary files that outputs are written to first.
+func noLeftovers(t testing.TB, dir string, want ...string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("%s holds %q, want %q", dir, got, want)
+	}
+}
+
+// checkMode checks that the file at path has mode 0600.
+func checkMode(t testing.TB, path string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		return
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fi.Mode().Perm(); m != 0o600 {
+		t.Errorf("%s has mode %v, want 0600", path, m)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "Commands:"},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"split"}, 2, "-n"},
+		{[]string{"split", "-n", "5"}, 2, "-t"},
+		{[]string{"split", "-n", "3", "-t", "5"}, 2, "never be recovered"},
+		{[]string{"split", "-n", "3", "-t", "1"}, 2, "at least 2"},
+		{[]string{"split", "-n", "300", "-t", "3"}, 2, "255"},
+		{[]string{"split", "-n", "3", "-t", "2", "-format", "pem"}, 2, "must be one of"},
+		{[]string{"split", "-n", "3", "-t", "2", "-bogus"}, 2, "-bogus"},
+		{[]string{"split", "-n", "3", "-t", "2", "a", "b"}, 2, "one secret at a time"},
+		{[]string{"combine", "-t", "1"}, 2, "between 2 and 255"},
+		{[]string{"combine", "-encode", "rot13"}, 2, "must be one of"},
+		{[]string{"verify", "-t", "3", "-", "-"}, 2, "given twice"},
+	} {
+		r := runCmd(t, dir, strings.NewReader(""), tc.args...)
+		fails(t, r, tc.code, fmt.Sprint(tc.args), tc.msg)
+	}
+	for _, args := range [][]string{{"-h"}, {"help"}, {"help", "split"}, {"split", "-h"}, {"combine", "--help"}, {"verify", "-h"}, {"version", "-h"}} {
+		r := must(t, runCmd(t, dir, nil, args...), fmt.Sprint(args))
+		if !bytes.Contains(r.stdout, []byte("usage")) && !bytes.Contains(r.stdout, []byte("Usage")) {
+			t.Errorf("%v: no usage on stdout: %q", args, r.stdout)
+		}
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := must(t, runCmd(t, dir, nil, args...), fmt.Sprint(args))
+		if !bytes.HasPrefix(r.stdout, []byte("shamir ")) {
+			t.Errorf("%v: printed %q", args, r.stdout)
+		}
+	}
+	// Flags may follow the file, and "--" ends them.
+	writeFile(t, dir, "-t", []byte("a file named like a flag"))
+	must(t, runCmd(t, dir, nil, "split", "-format", "hex", "-o", "shares.txt", "-n", "3", "-t", "2", "--", "-t"), "split -- -t")
+	fails(t, runCmd(t, dir, nil, "split", "-format", "hex", "-n", "3", "-o", "x.txt", "--", "-t"), 2, "split without -t", "-t")
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gf256/shamir"
+)
+
+// This file holds the SSMS share-file workflow: split streams the secret into
+// one file per share, combine streams the secret back out of them. Memory use
+// does not grow with the size of the secret.
+
+// copyBufSize is the size of the reads from the input; the share files are
+// written through buffers of the same size.
+const copyBufSize = 256 << 10
+
+// shareFileName names share i (from 1) of parts of the secret called name.
+func shareFileName(name string, i, parts int) string {
+	return fmt.Sprintf("%s.%d-of-%d.shamir", name, i, parts)
+}
+
+// splitSSMS splits the secret from in into parts SSMS share files in the
+// folder dir, any threshold of which recover it.
+func splitSSMS(in io.Reader, total int64, input string, parts, threshold int, dir, name string, force, quiet bool) error {
+	if dir == "" {
+		dir = "."
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s is a file; with ssms shares, -o names the folder to write them in", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	set := newOutputSet(force)
+	defer set.abort()
+	bufs := make([]*bufio.Writer, parts)
+	ws := make([]io.Writer, parts)
+	for i := range parts {
+		f, err := set.create(filepath.Join(dir, shareFileName(name, i+1, parts)))
+		if err != nil {
+			return err
+		}
+		bufs[i] = bufio.NewWriterSize(f, copyBufSize)
+		ws[i] = bufs[i]
+	}
+	sw, err := newSplitWriter(ws, threshold)
+	if err != nil {
+		return err
+	}
+	label := "splitting " + pick(input == "-", "stdin", input)
+	p := startProgress(label, total, quiet)
+	_, err = io.CopyBuffer(sw, p.reader(in), make([]byte, copyBufSize))
+	p.stop()
+	if err != nil {
+		return err
+	}
+	if err := sw.Close(); err != nil {
+		return err
+	}
+	for _, b := range bufs {
+		if err := b.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := set.commit(); err != nil {
+		return err
+	}
+	if !quiet {
+		first := filepath.Join(dir, shareFileName(name, 1, parts))
+		fmt.Fprintf(os.Stderr, "shamir split: wrote %d shares: %s … %s; any %d recover the secret\n",
+			parts, first, shareFileName(name, parts, parts), threshold)
+	}
+	return nil
+}
+
+// combineSSMS recovers the secret from SSMS share files.
+func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
+	if len(set.files) == 0 {
+		reportProblems(cmd, set.bad)
+		return errors.New("no usable shares; give share files, a folder of them, or Vault-format shares (run \"shamir " + cmd + " -h\" for how)")
+	}
+	if err := intoFolder(set, &opts); err != nil {
+		return err
+	}
+	readers, closeAll, err := openSSMS(set)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	cr, err := newCombineReader(readers)
+	if err != nil {
+		return ssmsFailure(cmd, set, err)
+	}
+	p := startProgress("combining", set.secretSize(), opts.quiet)
+	cr = p.reader(cr)
+	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
+	if err != nil {
+		p.stop()
+		return err
+	}
+	defer w.abort()
+	n, err := io.CopyBuffer(w, cr, make([]byte, copyBufSize))
+	p.stop()
+	// At the end of the secret, the reader names the shares it found bad
+	// along the way with a *BadSharesError whose Err is nil: the secret
+	// is whole and good all the same.
+	used := len(set.files)
+	var bse *shamir.BadSharesError
+	if errors.As(err, &bse) && bse.Err == nil {
+		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		used -= len(bse.Positions)
+		err = nil
+	}
+	if err != nil {
+		if n > 0 && w.held == nil && (opts.path == "" || opts.path == "-") {
+			err = fmt.Errorf("%w\n\tthe secret written to stdout is incomplete: discard it", ssmsFailure(cmd, set, err))
+		} else {
+			err = ssmsFailure(cmd, set, err)
+		}
+		return err
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	reportProblems(cmd, set.bad)
+	summarize(cmd, used, set.bad, opts)
+	return nil
+}
+
+// secretSize estimates the size of the secret from the first share's, for
+// the progress bar: each share holds about 1/threshold of it. It returns -1
+// when that is not known.
+func (set *shareSet) secretSize() int64 {
+	f := set.files[0]
+	if f.size < 0 || f.threshold == 0 {
+		return -1
+	}
+	return f.size * int64(f.threshold)
+}
+
+// intoFolder lets -o name a folder: the secret is written in it under the
+// name its share files carry, as in "shamir combine backup/ -o restored/".
+func intoFolder(set *shareSet, opts *outputOptions) error {
+	if opts.path == "" || opts.path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(opts.path); err != nil || !fi.IsDir() {
+		return nil
+	}
+	var paths []string
+	for _, f := range set.files {
+		paths = append(paths, f.where)
+	}
+	names := secretNames(paths)
+	if len(names) != 1 {
+		return fmt.Errorf("%s is a folder, and the names of the share files do not tell the secret's; name a file with -o", opts.path)
+	}
+	opts.path = filepath.Join(opts.path, names[0])
+	return nil
+}
+
+// badSSMS names the share files at positions as bad.
+func badSSMS(set *shareSet, positions []int) []problem {
+	var bad []problem
+	for _, i := range positions {
+		bad = append(bad, problem{set.files[i].where, "bad share: damaged, truncated, a duplicate, or of another split"})
+	}
+	return bad
+}
+
+// ssmsFailure reports the shares found bad and explains why the secret could
+// not be recovered from SSMS shares.
+func ssmsFailure(cmd string, set *shareSet, err error) error {
+	var bse *shamir.BadSharesError
+	if errors.As(err, &bse) {
+		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		if bse.Err != nil {
+			err = bse.Err
+		}
+	}
+	reportProblems(cmd, set.bad)
+	if !errors.Is(err, shamir.ErrNotEnoughShares) {
+		return err
+	}
+	need := ""
+	if f := set.files[0]; f.threshold > 0 {
+		need = fmt.Sprintf("; these shares need %d of %d", f.threshold, f.parts)
+	}
+	advice := "add shares"
+	if len(set.bad) > 0 {
+		advice += ", or replace the bad ones"
+	}
+	return fmt.Errorf("%w\n\t%s given%s: %s", err, countShares(len(set.files), "share"), need, advice)
+}
+
+// openSSMS opens the SSMS shares of set for reading. closeAll closes them.
+func openSSMS(set *shareSet) (readers []io.Reader, closeAll func(), err error) {
+	var files []*os.File
+	closeAll = func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	for _, sf := range set.files {
+		if sf.path == "" {
+			readers = append(readers, set.stdin)
+			continue
+		}
+		f, err := os.Open(sf.path)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		files = append(files, f)
+		readers = append(readers, bufio.NewReaderSize(f, copyBufSize))
+	}
+	return readers, closeAll, nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+)
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// echoOff remembers the terminal state that readHidden changed, so that the
+// signal handler can give the user back a terminal that echoes.
+var echoOff struct {
+	sync.Mutex
+	fd    int
+	state *term.State
+}
+
+// restoreTerminal undoes readHidden's change to the terminal, if one is in
+// force.
+func restoreTerminal() {
+	echoOff.Lock()
+	defer echoOff.Unlock()
+	if echoOff.state != nil {
+		term.Restore(echoOff.fd, echoOff.state)
+		echoOff.state = nil
+	}
+}
+
+// readHidden prints prompt on stderr and reads a line from the terminal on
+// stdin without echoing it, so that the secret or share typed does not stay
+// on the screen or in the terminal's scrollback.
+func readHidden(prompt string) ([]byte, error) {
+	fd := int(os.Stdin.Fd())
+	st, err := term.GetState(fd)
+	if err != nil {
+		return nil, err
+	}
+	echoOff.Lock()
+	echoOff.fd, echoOff.state = fd, st
+	echoOff.Unlock()
+	defer restoreTerminal()
+
+	fmt.Fprint(os.Stderr, prompt)
+	line, err := term.ReadPassword(fd)
+	fmt.Fprintln(os.Stderr) // the Enter that ended the line was not echoed
+	return line, err
+}
+
+// printable reports whether b is text that can be shown on a terminal as it
+// is: valid UTF-8 without control characters other than tab and line ends.
+// Anything else could garble the terminal, or run its escape sequences.
+func printable(b []byte) bool {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			return false
+		}
+		if r != '\n' && r != '\t' && r != '\r' && !unicode.IsGraphic(r) {
+			return false
+		}
+		b = b[size:]
+	}
+	return true
+}
+
+// zero overwrites a buffer that held secret material. It is no guarantee,
+// since the garbage collector may have copied it, but it shortens the time a
+// secret lingers in memory.
+func zero(b []byte) { clear(b) }
+
+// trimLineEnd removes one trailing newline (\n or \r\n).
+func trimLineEnd(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}

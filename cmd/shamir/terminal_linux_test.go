@@ -1,0 +1,249 @@
+package main
+
+// These tests run the command on a pseudo-terminal, opened with the Linux
+// ioctls through golang.org/x/sys/unix, to check what it does when a person
+// is at the keyboard: secrets typed without echo, binary secrets kept off the
+// screen, the progress bar.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY returns the two ends of a new pseudo-terminal.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals: %v", err)
+	}
+	fd := int(m.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Skipf("unlocking the pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Skipf("naming the pseudo-terminal: %v", err)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skipf("opening the pseudo-terminal: %v", err)
+	}
+	return m, s
+}
+
+// A session is the command running with some of its standard files on a
+// terminal; screen is what the terminal showed.
+type session struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	master *os.File
+	mu     sync.Mutex
+	screen bytes.Buffer
+	read   chan struct{} // closed when the terminal has no more to show
+	stdout bytes.Buffer  // when stdout is not the terminal
+}
+
+// startSession runs the command in dir with stdin, stdout and stderr on the
+// terminal where the flags say so; otherwise stdin is in (nil: nothing) and
+// stdout is collected.
+func startSession(t *testing.T, dir string, ttyIn, ttyOut, ttyErr bool, in io.Reader, args ...string) *session {
+	t.Helper()
+	m, s := openPTY(t)
+	se := &session{t: t, master: m, read: make(chan struct{})}
+	se.cmd = exec.Command(binary, args...)
+	se.cmd.Dir = dir
+	se.cmd.Stdin, se.cmd.Stdout, se.cmd.Stderr = in, &se.stdout, io.Discard
+	if ttyIn {
+		se.cmd.Stdin = s
+	}
+	if ttyOut {
+		se.cmd.Stdout = s
+	}
+	if ttyErr {
+		se.cmd.Stderr = s
+	}
+	if err := se.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // the child has its own copy; the master sees EOF (EIO) when it exits
+	go func() {
+		defer close(se.read)
+		buf := make([]byte, 4096)
+		for {
+			n, err := m.Read(buf)
+			se.mu.Lock()
+			se.screen.Write(buf[:n])
+			se.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		se.cmd.Process.Kill()
+		m.Close()
+	})
+	return se
+}
+
+func (se *session) shown() string {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	return se.screen.String()
+}
+
+// waitFor waits until the terminal has shown text.
+func (se *session) waitFor(text string) {
+	se.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(se.shown(), text) {
+		if time.Now().After(deadline) {
+			se.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, se.shown())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// typeLine types a line at a prompt. The prompt is printed just before the
+// terminal's echo is turned off; a person does not type within that moment,
+// and the pause stands in for them.
+func (se *session) typeLine(prompt, line string) {
+	se.t.Helper()
+	se.waitFor(prompt)
+	time.Sleep(200 * time.Millisecond)
+	if _, err := io.WriteString(se.master, line+"\n"); err != nil {
+		se.t.Fatal(err)
+	}
+}
+
+// wait waits for the command to end and returns its exit status.
+func (se *session) wait() int {
+	se.t.Helper()
+	se.cmd.Wait()
+	select {
+	case <-se.read:
+	case <-time.After(5 * time.Second):
+	}
+	return se.cmd.ProcessState.ExitCode()
+}
+
+// TestTerminalSecret types a secret at split's prompt: it must not be shown,
+// and must be what combine recovers.
+func TestTerminalSecret(t *testing.T) {
+	dir := t.TempDir()
+	const secret = "correct horse battery staple"
+	se := startSession(t, dir, true, false, true, nil, "split", "-n", "3", "-t", "2", "-format", "base64")
+	se.typeLine("Secret: ", secret)
+	se.typeLine("Secret again: ", secret)
+	if code := se.wait(); code != 0 {
+		t.Fatalf("split exited %d; the terminal shows:\n%s", code, se.shown())
+	}
+	if strings.Contains(se.shown(), "horse") {
+		t.Fatalf("the secret was echoed:\n%s", se.shown())
+	}
+	lines := splitLines(se.stdout.Bytes())
+	r := must(t, runCmd(t, dir, strings.NewReader(lines[2]+"\n"+lines[0]), "combine"), "combine")
+	if string(r.stdout) != secret {
+		t.Fatalf("recovered %q, want %q (the typed line without its newline)", r.stdout, secret)
+	}
+
+	// Two different secrets typed: nothing is written.
+	se = startSession(t, dir, true, false, true, nil, "split", "-n", "3", "-t", "2", "-name", "typo")
+	se.typeLine("Secret: ", "one thing")
+	se.typeLine("Secret again: ", "another")
+	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "differ") {
+		t.Fatalf("split with two different secrets exited %d:\n%s", code, se.shown())
+	}
+	noLeftovers(t, dir)
+}
+
+// TestTerminalShares types shares at combine's prompts: they must not be
+// shown.
+func TestTerminalShares(t *testing.T) {
+	dir := t.TempDir()
+	r := must(t, runCmd(t, dir, strings.NewReader("s3cret"), "split", "-n", "3", "-t", "2", "-format", "hex"), "split")
+	lines := splitLines(r.stdout)
+	se := startSession(t, dir, true, false, true, nil, "combine")
+	se.typeLine("Share 1: ", lines[1])
+	se.typeLine("Share 2: ", lines[2])
+	se.typeLine("Share 3: ", "")
+	if code := se.wait(); code != 0 {
+		t.Fatalf("combine exited %d:\n%s", code, se.shown())
+	}
+	if strings.Contains(se.shown(), lines[1][:10]) || strings.Contains(se.shown(), lines[2][:10]) {
+		t.Fatalf("a share was echoed:\n%s", se.shown())
+	}
+	if se.stdout.String() != "s3cret" {
+		t.Fatalf("recovered %q", se.stdout.String())
+	}
+}
+
+// TestTerminalOutput checks that combine prints text secrets on a terminal
+// but refuses binary ones unless asked.
+func TestTerminalOutput(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "text", []byte("a printable secret\n"))
+	writeFile(t, dir, "binary", []byte("\x00\x01\x1b[2Jbinary"))
+	for _, name := range []string{"text", "binary"} {
+		must(t, runCmd(t, dir, nil, "split", "-n", "2", "-t", "2", "-format", "hex", name, "-o", name+".keys"), "split")
+	}
+	show := func(args ...string) (int, string) {
+		se := startSession(t, dir, false, true, true, nil, args...)
+		code := se.wait()
+		return code, se.shown()
+	}
+	if code, screen := show("combine", "text.keys"); code != 0 || !strings.Contains(screen, "a printable secret") {
+		t.Errorf("text secret: exit %d:\n%s", code, screen)
+	}
+	code, screen := show("combine", "binary.keys")
+	if code != 1 || !strings.Contains(screen, "not printable") || strings.Contains(screen, "binary\x1b") {
+		t.Errorf("binary secret: exit %d:\n%q", code, screen)
+	}
+	if code, screen := show("combine", "binary.keys", "-encode", "hex"); code != 0 || !strings.Contains(screen, "0001") {
+		t.Errorf("binary secret -encode hex: exit %d:\n%q", code, screen)
+	}
+	if code, screen := show("combine", "binary.keys", "-f"); code != 0 || !strings.Contains(screen, "binary") {
+		t.Errorf("binary secret -f: exit %d:\n%q", code, screen)
+	}
+}
+
+// TestTerminalProgress checks that split draws a progress bar on a terminal
+// for a slow input of unknown size, and that -q silences it.
+func TestTerminalProgress(t *testing.T) {
+	dir := t.TempDir()
+	for _, quiet := range []bool{false, true} {
+		pr, pw := io.Pipe()
+		args := []string{"split", "-n", "2", "-t", "2", "-name", fmt.Sprint(quiet)}
+		if quiet {
+			args = append(args, "-q")
+		}
+		se := startSession(t, dir, false, false, true, pr, args...)
+		pw.Write(randomBytes(1 << 20))
+		if !quiet {
+			se.waitFor("splitting stdin")
+		} else {
+			time.Sleep(2 * progressDelay)
+		}
+		pw.Close()
+		if code := se.wait(); code != 0 {
+			t.Fatalf("split exited %d:\n%s", code, se.shown())
+		}
+		if quiet && se.shown() != "" {
+			t.Errorf("split -q showed %q", se.shown())
+		}
+	}
+}

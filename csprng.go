@@ -6,10 +6,15 @@ import (
 	"crypto/rand"
 	"io"
 	"sync"
+
+	"golang.org/x/crypto/chacha20"
 )
 
 // Every random byte the package uses — polynomial coefficients, x
 // coordinates, SSMS keys — comes from AES-256-CTR keyed from crypto/rand.
+// Where the CPU has no AES instructions (and in purego builds), the standard
+// library's AES is table-driven software whose timing depends on the key;
+// the stream is then ChaCha20 instead, which is constant time in plain Go.
 // crypto/rand alone would do, but it costs a system call per read and runs at
 // a fraction of AES-NI's speed; Split of a large secret needs
 // (threshold-1)·len(secret) random bytes.
@@ -64,20 +69,34 @@ func newRandom() io.Reader {
 	return s
 }
 
-// begin starts a request: it returns the AES-256-CTR stream under g.key from
-// counter zero, after replacing g.key with the stream's first 32 bytes.
+// begin starts a request: it returns the stream under g.key from counter
+// zero, after replacing g.key with the stream's first 32 bytes.
 func (g *generator) begin() *keystream {
-	s := newKeystream(&g.key, new([aes.BlockSize]byte))
+	s := newKeystream(&g.key)
 	s.Read(g.key[:])
 	return s
 }
 
-// A keystream is an io.Reader of AES-CTR keystream.
+// A keystream is an io.Reader of a stream cipher's keystream.
 type keystream struct {
 	ctr cipher.Stream
 }
 
-func newKeystream(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
+// newKeystream returns the keystream of AES-256-CTR under key from counter
+// zero, or of ChaCha20 with a zero nonce where AES is not in hardware. Each
+// key must be used for one keystream only.
+func newKeystream(key *[32]byte) *keystream {
+	if !hasAESHardware {
+		c, err := chacha20.NewUnauthenticatedCipher(key[:], make([]byte, chacha20.NonceSize))
+		if err != nil {
+			panic("shamir: " + err.Error()) // unreachable: the sizes are right
+		}
+		return &keystream{ctr: c}
+	}
+	return newAESCTR(key, new([aes.BlockSize]byte))
+}
+
+func newAESCTR(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
 	block, err := aes.NewCipher(key[:])
 	if err != nil {
 		panic("shamir: " + err.Error()) // unreachable: the key is 32 bytes

@@ -28,7 +28,7 @@ func TestKeystreamNIST(t *testing.T) {
 		"30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710")
 	want := unhex(t, "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"+
 		"2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6")
-	s := newKeystream(&key, &iv)
+	s := newAESCTR(&key, &iv)
 	// Read in uneven pieces: the stream must not depend on how it is read.
 	got := make([]byte, len(plain))
 	for _, r := range [][2]int{{0, 5}, {5, 16}, {16, 47}, {47, 64}} {
@@ -46,11 +46,27 @@ func TestKeystreamNIST(t *testing.T) {
 // generator's key after its first 32 bytes, and that those 32 bytes become
 // the next key.
 func TestKeyErasure(t *testing.T) {
+	t.Run("aes", func(t *testing.T) { testKeyErasure(t, true) })
+	t.Run("chacha20", func(t *testing.T) { testKeyErasure(t, false) })
+}
+
+func testKeyErasure(t *testing.T, aes bool) {
+	defer func(saved bool) { hasAESHardware = saved }(hasAESHardware)
+	hasAESHardware = aes
 	var key [32]byte
 	copy(key[:], "fast key erasure test key 32 byt")
-	var zero [16]byte
 	raw := make([]byte, 32+100)
-	newKeystream(&key, &zero).Read(raw)
+	newKeystream(&key).Read(raw)
+	var zero [16]byte
+	if aes {
+		// The stream is AES-256-CTR from counter zero.
+		block := make([]byte, 16)
+		ref := newAESCTR(&key, &zero)
+		ref.Read(block)
+		if !bytes.Equal(block, raw[:16]) {
+			t.Fatal("the keystream is not AES-256-CTR from counter zero")
+		}
+	}
 
 	g := generator{key: key}
 	out := make([]byte, 100)
@@ -111,5 +127,21 @@ func TestRandomBytesLookUniform(t *testing.T) {
 		if c < 4096-512 || c > 4096+512 {
 			t.Fatalf("byte %#x occurs %d times in 1 MiB", v, c)
 		}
+	}
+}
+
+// TestKeystreamChaCha20 checks the stream used where AES is not in hardware
+// against RFC 8439, appendix A.1, test vector #1 (zero key, zero nonce,
+// counter 0).
+func TestKeystreamChaCha20(t *testing.T) {
+	defer func(saved bool) { hasAESHardware = saved }(hasAESHardware)
+	hasAESHardware = false
+	var key [32]byte
+	got := make([]byte, 64)
+	newKeystream(&key).Read(got)
+	want := unhex(t, "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"+
+		"da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586")
+	if !bytes.Equal(got, want) {
+		t.Fatalf("ChaCha20 keystream\n got %x\nwant %x", got, want)
 	}
 }

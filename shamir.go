@@ -116,7 +116,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		return shares, nil
 	}
 	// A long secret is split in chunks, possibly in parallel. Each chunk
-	// draws its random rows from its own AES-256-CTR stream, keyed from rng
+	// draws its random rows from its own keystream, keyed from rng
 	// in chunk order, so the shares do not depend on the goroutines'
 	// schedule, only on rng.
 	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
@@ -128,7 +128,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		run, done := sp.worker()
 		return func(i, lo, hi int) {
 			key := (*[32]byte)(keys[i*32:])
-			run(lo, hi, newKeystream(key, new([16]byte))) // a keystream never fails
+			run(lo, hi, newKeystream(key)) // a keystream never fails
 		}, done
 	})
 	return shares, nil

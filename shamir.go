@@ -290,33 +290,11 @@ func lagrangeAtZero(xs []byte) []byte {
 // or a part that was altered, it returns a wrong secret without error. Use
 // Verify to check parts that may be damaged.
 func Combine(parts [][]byte) ([]byte, error) {
-	if len(parts) < 2 {
-		return nil, ErrTooFewParts
+	xs, ys, err := parseParts(parts)
+	if err != nil {
+		return nil, err
 	}
-	size := len(parts[0])
-	if size < 2 {
-		return nil, ErrPartTooShort
-	}
-	for _, p := range parts[1:] {
-		if len(p) != size {
-			return nil, ErrLengthMismatch
-		}
-	}
-	n := size - ShareOverhead
-	var seen [256]bool
-	xs := make([]byte, len(parts))
-	ys := make([][]byte, len(parts))
-	for i, p := range parts {
-		x := p[n]
-		if seen[x] {
-			return nil, ErrDuplicatePart
-		}
-		if x == 0 {
-			return nil, ErrZeroX
-		}
-		seen[x] = true
-		xs[i], ys[i] = x, p[:n]
-	}
+	n := len(ys[0])
 	secret := make([]byte, n)
 	m := newMatrix(active, lagrangeAtZero(xs), 1, len(parts))
 	forChunks(n, func() (func(i, lo, hi int), func()) {
@@ -324,4 +302,37 @@ func Combine(parts [][]byte) ([]byte, error) {
 		return func(_, lo, hi int) { m.apply(ys, outs, lo, hi-lo, false) }, nil
 	})
 	return secret, nil
+}
+
+// parseParts checks parts as Combine does, in Vault's order, and returns
+// their x coordinates and their y bytes.
+func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
+	if len(parts) < 2 {
+		return nil, nil, ErrTooFewParts
+	}
+	size := len(parts[0])
+	if size < 2 {
+		return nil, nil, ErrPartTooShort
+	}
+	for _, p := range parts[1:] {
+		if len(p) != size {
+			return nil, nil, ErrLengthMismatch
+		}
+	}
+	n := size - ShareOverhead
+	var seen [256]bool
+	xs = make([]byte, len(parts))
+	ys = make([][]byte, len(parts))
+	for i, p := range parts {
+		x := p[n]
+		if seen[x] {
+			return nil, nil, ErrDuplicatePart
+		}
+		if x == 0 {
+			return nil, nil, ErrZeroX
+		}
+		seen[x] = true
+		xs[i], ys[i] = x, p[:n]
+	}
+	return xs, ys, nil
 }

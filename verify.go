@@ -71,7 +71,7 @@ var ErrInconsistentShares = errors.New("shamir: shares do not lie on one polynom
 // they are inconsistent, decodes a byte position for each bad part found.
 // Its running time depends on which bytes are wrong but not on the secret.
 func Verify(parts [][]byte, threshold int) error {
-	xs, ys, err := parseParts(parts, threshold)
+	xs, ys, err := parsePartsThreshold(parts, threshold)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func Verify(parts [][]byte, threshold int) error {
 // With exactly threshold parts there is nothing to check against, and
 // CombineRobust is Combine.
 func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err error) {
-	xs, ys, err := parseParts(parts, threshold)
+	xs, ys, err := parsePartsThreshold(parts, threshold)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -127,9 +127,9 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err
 	return secret, bad, nil
 }
 
-// parseParts checks parts as Combine does and against threshold, and returns
+// parsePartsThreshold checks parts as Combine does and against threshold, and returns
 // their x coordinates and y bytes.
-func parseParts(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err error) {
+func parsePartsThreshold(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err error) {
 	switch {
 	case threshold < 2:
 		return nil, nil, ErrThresholdTooSmall
@@ -138,31 +138,7 @@ func parseParts(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err erro
 	case len(parts) < threshold:
 		return nil, nil, ErrPartsBelowThreshold
 	}
-	size := len(parts[0])
-	if size < 2 {
-		return nil, nil, ErrPartTooShort
-	}
-	for _, p := range parts[1:] {
-		if len(p) != size {
-			return nil, nil, ErrLengthMismatch
-		}
-	}
-	n := size - ShareOverhead
-	var seen [256]bool
-	xs = make([]byte, len(parts))
-	ys = make([][]byte, len(parts))
-	for i, p := range parts {
-		x := p[n]
-		if seen[x] {
-			return nil, nil, ErrDuplicatePart
-		}
-		if x == 0 {
-			return nil, nil, ErrZeroX
-		}
-		seen[x] = true
-		xs[i], ys[i] = x, p[:n]
-	}
-	return xs, ys, nil
+	return parseParts(parts)
 }
 
 // parityCheck returns the (len(xs)−t)×len(xs) matrix H[k][i] = v_i·x_i^k,

@@ -93,7 +93,7 @@ func damaged(secret []byte, n, th uint8, damage []byte) (parts [][]byte, changed
 		p := parts[int(damage[0])%len(parts)]
 		p[int(damage[1])%len(p)] ^= damage[2]
 	}
-	if _, _, err := parseParts(parts, int(th)); err != nil {
+	if _, _, err := parsePartsThreshold(parts, int(th)); err != nil {
 		return nil, nil, false // a duplicate or zero x coordinate
 	}
 	// A part is bad where it is off the shares' polynomial at its x

@@ -516,7 +516,7 @@ func TestParityCheck(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, c := range []struct{ m, t int }{{3, 2}, {7, 3}, {20, 3}, {255, 2}} {
 		parts := testSplit(t, randBytes(rng, 4), c.m, c.t, uint64(c.m))
-		xs, ys, err := parseParts(parts, c.t)
+		xs, ys, err := parsePartsThreshold(parts, c.t)
 		if err != nil {
 			t.Fatal(err)
 		}

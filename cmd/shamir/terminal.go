@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"sync"
@@ -73,9 +72,3 @@ func printable(b []byte) bool {
 // since the garbage collector may have copied it, but it shortens the time a
 // secret lingers in memory.
 func zero(b []byte) { clear(b) }
-
-// trimLineEnd removes one trailing newline (\n or \r\n).
-func trimLineEnd(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	return bytes.TrimSuffix(b, []byte("\r"))
-}

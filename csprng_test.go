@@ -2,7 +2,9 @@ package shamir
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"sync"
 	"testing"
@@ -143,5 +145,29 @@ func TestKeystreamChaCha20(t *testing.T) {
 		"da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586")
 	if !bytes.Equal(got, want) {
 		t.Fatalf("ChaCha20 keystream\n got %x\nwant %x", got, want)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errFailing }
+
+var errFailing = errors.New("entropy source failed")
+
+// TestRandomnessFailure checks that a failing crypto/rand.Reader (as a test
+// or a program may install) makes Split and SplitSSMS fail cleanly.
+func TestRandomnessFailure(t *testing.T) {
+	defer func(saved io.Reader) { rand.Reader = saved }(rand.Reader)
+	rand.Reader = failingReader{}
+	if _, err := Split([]byte("secret"), 3, 2); !errors.Is(err, errFailing) {
+		t.Errorf("Split with failing randomness: %v", err)
+	}
+	if _, err := SplitSSMS([]byte("secret"), 3, 2); !errors.Is(err, errFailing) {
+		t.Errorf("SplitSSMS with failing randomness: %v", err)
+	}
+	// Reads of a keystream, unlike those of crypto/rand, cannot fail: a long
+	// secret derives its chunk keys first, and fails there.
+	if _, err := Split(make([]byte, 3*parallelChunk), 3, 2); !errors.Is(err, errFailing) {
+		t.Errorf("Split of a long secret with failing randomness: %v", err)
 	}
 }

@@ -379,3 +379,25 @@ func TestGF256Vectors(t *testing.T) {
 		}
 	}
 }
+
+func TestBadSharesErrorMessages(t *testing.T) {
+	cases := []struct {
+		err  *BadSharesError
+		want string
+	}{
+		{&BadSharesError{Positions: []int{1, 4}}, "shamir: bad shares at positions 1, 4"},
+		{&BadSharesError{}, "shamir: shares are inconsistent; which are bad cannot be told"},
+		{&BadSharesError{Positions: []int{0}, Err: ErrNotEnoughShares}, "shamir: bad shares at positions 0: " + ErrNotEnoughShares.Error()},
+	}
+	for _, c := range cases {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("Error() = %q, want %q", got, c.want)
+		}
+		if !errors.Is(c.err, ErrBadShares) {
+			t.Errorf("%v does not match ErrBadShares", c.err)
+		}
+		if c.err.Err != nil && !errors.Is(c.err, c.err.Err) {
+			t.Errorf("%v does not match its Err", c.err)
+		}
+	}
+}

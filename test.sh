@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # test.sh runs the whole test suite, as CI does (.ci/run calls it):
-# formatting and vet, the root module natively with the race detector and
-# with -tags purego, the root package under qemu as an AVX2-only CPU, a CPU
-# without AVX2 and an arm64 CPU, and the interop module against Vault's
-# package. It installs qemu-user when it is missing (as root, with apt-get).
+# formatting, vet and staticcheck; the root module natively (with coverage),
+# with the race detector and with -tags purego; each fuzz target for
+# $FUZZTIME (15s); the root package under qemu as a CPU with AVX2 but no
+# AVX-512, a CPU without AVX2, and an arm64 CPU; and the interop module
+# against Vault's package. It installs qemu-user when it is missing (as root,
+# with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -35,9 +37,16 @@ GOARCH=arm64 go vet ./...
 # code each run exercised (a test binary run directly prints it itself).
 kernel() { "$@" -test.run '^TestKernelNames$' -test.v | grep 'active kernel'; }
 
-step "native ($(go env GOARCH))"
+step "staticcheck"
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+step "native ($(go env GOARCH)), with coverage of package shamir"
 go test -c -o /tmp/shamir-native.test . && kernel /tmp/shamir-native.test
-go test -count=1 ./...
+go test -count=1 -coverprofile=/tmp/shamir-cover.out .
+coverage=$(go tool cover -func=/tmp/shamir-cover.out | awk '/^total:/ { sub("%", "", $3); print $3 }')
+echo "coverage of package shamir: $coverage% of statements"
+awk -v c="$coverage" 'BEGIN { exit !(c >= 90) }' || { echo "coverage fell below 90%" >&2; exit 1; }
+go test -count=1 ./cmd/...
 
 step "native, race detector"
 go test -race -short -count=1 ./...
@@ -56,6 +65,12 @@ qemu-x86_64 -cpu Westmere /tmp/shamir-amd64.test -test.short
 step "qemu-aarch64 (NEON)"
 GOARCH=arm64 go test -c -o /tmp/shamir-arm64.test .
 qemu-aarch64 /tmp/shamir-arm64.test -test.short
+
+step "fuzzing, ${FUZZTIME:=15s} per target"
+for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do
+	echo "-- $target"
+	go test -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" .
+done
 
 step "interop: against github.com/hashicorp/vault/shamir"
 (cd interop && go test -count=1 ./...)

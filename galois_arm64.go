@@ -34,8 +34,8 @@ var neonKernel = &kernel{
 // for i = 0…15.
 func expandNEON(tab []byte, c byte) {
 	for i := range 16 {
-		tab[i] = gfMul(c, byte(i))
-		tab[16+i] = gfMul(c, byte(i<<4))
+		tab[i] = gfMulPublic(c, byte(i))
+		tab[16+i] = gfMulPublic(c, byte(i<<4))
 	}
 }
 

@@ -47,7 +47,7 @@ func (c *rsCode) coef(i, j int) byte {
 		}
 		return 0
 	}
-	return gfInv(byte(i) ^ byte(j))
+	return gfInvPublic(byte(i) ^ byte(j))
 }
 
 // rows returns the rows idx of G, row-major.
@@ -139,7 +139,7 @@ func invert(a []byte, n int) ([]byte, error) {
 				inv[p*n+k], inv[col*n+k] = inv[col*n+k], inv[p*n+k]
 			}
 		}
-		if s := gfInv(a[col*n+col]); s != 1 {
+		if s := gfInvPublic(a[col*n+col]); s != 1 {
 			scale(row(a, col), s)
 			scale(row(inv, col), s)
 		}
@@ -157,12 +157,12 @@ func invert(a []byte, n int) ([]byte, error) {
 // coefficients above, not on data.
 func scale(r []byte, s byte) {
 	for i := range r {
-		r[i] = gfMul(r[i], s)
+		r[i] = gfMulPublic(r[i], s)
 	}
 }
 
 func addMul(dst, src []byte, f byte) {
 	for i := range dst {
-		dst[i] ^= gfMul(src[i], f)
+		dst[i] ^= gfMulPublic(src[i], f)
 	}
 }

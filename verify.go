@@ -151,13 +151,13 @@ func parityCheck(xs []byte, t int) []byte {
 		d := byte(1)
 		for j, xj := range xs {
 			if j != i {
-				d = gfMul(d, xi^xj)
+				d = gfMulPublic(d, xi^xj)
 			}
 		}
-		v := gfInv(d)
+		v := gfInvPublic(d)
 		for k := range r {
 			h[k*m+i] = v
-			v = gfMul(v, xi)
+			v = gfMulPublic(v, xi)
 		}
 	}
 	return h

@@ -78,7 +78,7 @@ var hasGFNI = func() bool {
 // archKernels returns the assembly kernels this CPU can run, best first.
 func archKernels() []*kernel {
 	var ks []*kernel
-	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512GFNI {
+	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512GFNI && cpu.X86.HasBMI2 {
 		ks = append(ks, gfni512Kernel)
 	}
 	if hasGFNI {

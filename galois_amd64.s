@@ -89,158 +89,190 @@
 	LEAQ (BX)(BX*2), DX
 
 // ---------------------------------------------------------------------------
-// gfni512: 64 bytes per chunk, Z16…Z23 the accumulators of outputs 0…7.
+// gfni512: Z16…Z23 and Z24…Z31 the accumulators of outputs 0…7 for two
+// 64-byte chunks, columns [k, k+64) and [k+64, k+128).
 //
-// GF2P8AFFINEQB multiplies each byte of x by the 8×8 bit matrix of
+// VGF2P8AFFINEQB multiplies each byte of x by the 8×8 bit matrix of
 // multiplication by c, broadcast from its 8-byte table to all eight lanes.
-// The inner loop takes the inputs in pairs (x_j in Z0, x_{j+1} in Z1), so
-// that VPTERNLOGD (truth table 0x96, a three-way XOR) adds both products to an
-// accumulator at once; an odd last input is added alone. R10 is the end of the
-// pairs: &ins[len(ins) &^ 1].
+// The inner loop takes the inputs in pairs, x_j in Z0 (and Z4 for the second
+// chunk), x_{j+1} in Z1 (and Z5), so that VPTERNLOGD (truth table 0x96, a
+// three-way XOR) adds both products to an accumulator at once; an odd last
+// input is added alone. R10 is the end of the pairs: &ins[len(ins) &^ 1].
+//
+// The main loop takes 128 columns at a time. The last 1…127 columns go
+// through the same computation one 64-byte chunk at a time, with the loads
+// and stores masked by K1 to the columns below off+n: AVX-512 masked
+// accesses do not touch the masked-out bytes (they cannot even fault), so no
+// byte outside the rows is read or written, and the kernel takes any n.
+//
+// EACH512_N(M) applies the macro M to the operands of outputs 0…N−1: the
+// tables of (r, j) and (r, j+1), the offset of the header of outs[r], and
+// its two accumulators.
 
-// acc ^= A(c(r, j))·Z0 ^ A(c(r, j+1))·Z1
-#define PAIR512(t, u, acc) \
+#define EACH512_1(M) M(T0, U0, H0, Z16, Z24)
+#define EACH512_2(M) EACH512_1(M) \
+	M(T1, U1, H1, Z17, Z25)
+#define EACH512_3(M) EACH512_2(M) \
+	M(T2, U2, H2, Z18, Z26)
+#define EACH512_4(M) EACH512_3(M) \
+	M(T3, U3, H3, Z19, Z27)
+#define EACH512_5(M) EACH512_4(M) \
+	M(T4, U4, H4, Z20, Z28)
+#define EACH512_6(M) EACH512_5(M) \
+	M(T5, U5, H5, Z21, Z29)
+#define EACH512_7(M) EACH512_6(M) \
+	M(T6, U6, H6, Z22, Z30)
+#define EACH512_8(M) EACH512_7(M) \
+	M(T7, U7, H7, Z23, Z31)
+
+// Two chunks: a ^= A(c(r, j))·Z0 ^ A(c(r, j+1))·Z1, b likewise with Z4, Z5.
+#define PAIR2(t, u, h, a, b) \
 	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
 	VGF2P8AFFINEQB.BCST $0, u, Z1, Z3 \
-	VPTERNLOGD          $0x96, Z2, Z3, acc
+	VGF2P8AFFINEQB.BCST $0, t, Z4, Z6 \
+	VGF2P8AFFINEQB.BCST $0, u, Z5, Z7 \
+	VPTERNLOGD          $0x96, Z2, Z3, a \
+	VPTERNLOGD          $0x96, Z6, Z7, b
 
-// acc ^= A(c(r, j))·Z0
-#define ONE512(t, acc) \
+// Two chunks: a ^= A(c(r, j))·Z0, b ^= A(c(r, j))·Z4.
+#define ONE2(t, u, h, a, b) \
 	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
-	VPXORQ              Z2, acc, acc
+	VGF2P8AFFINEQB.BCST $0, t, Z4, Z6 \
+	VPXORQ              Z2, a, a \
+	VPXORQ              Z6, b, b
 
-#define LOAD512(h, acc) \
+#define LOAD2(t, u, h, a, b) \
 	MOVQ      h(R11), AX \
-	VMOVDQU64 (AX)(CX*1), acc
+	VMOVDQU64 (AX)(CX*1), a \
+	VMOVDQU64 64(AX)(CX*1), b
 
-#define STORE512(h, acc) \
+#define STORE2(t, u, h, a, b) \
 	MOVQ      h(R11), AX \
-	VMOVDQU64 acc, (AX)(CX*1)
+	VMOVDQU64 a, (AX)(CX*1) \
+	VMOVDQU64 b, 64(AX)(CX*1)
 
-#define ZERO512(acc) VPXORQ acc, acc, acc
+#define ZERO2(t, u, h, a, b) \
+	VPXORQ a, a, a \
+	VPXORQ b, b, b
 
-#define PAIRS512_1 PAIR512(T0, U0, Z16)
-#define PAIRS512_2 PAIRS512_1 \
-	PAIR512(T1, U1, Z17)
-#define PAIRS512_3 PAIRS512_2 \
-	PAIR512(T2, U2, Z18)
-#define PAIRS512_4 PAIRS512_3 \
-	PAIR512(T3, U3, Z19)
-#define PAIRS512_5 PAIRS512_4 \
-	PAIR512(T4, U4, Z20)
-#define PAIRS512_6 PAIRS512_5 \
-	PAIR512(T5, U5, Z21)
-#define PAIRS512_7 PAIRS512_6 \
-	PAIR512(T6, U6, Z22)
-#define PAIRS512_8 PAIRS512_7 \
-	PAIR512(T7, U7, Z23)
+// One chunk, under the mask K1.
+#define PAIR1(t, u, h, a, b) \
+	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
+	VGF2P8AFFINEQB.BCST $0, u, Z1, Z3 \
+	VPTERNLOGD          $0x96, Z2, Z3, a
 
-#define ONES512_1 ONE512(T0, Z16)
-#define ONES512_2 ONES512_1 \
-	ONE512(T1, Z17)
-#define ONES512_3 ONES512_2 \
-	ONE512(T2, Z18)
-#define ONES512_4 ONES512_3 \
-	ONE512(T3, Z19)
-#define ONES512_5 ONES512_4 \
-	ONE512(T4, Z20)
-#define ONES512_6 ONES512_5 \
-	ONE512(T5, Z21)
-#define ONES512_7 ONES512_6 \
-	ONE512(T6, Z22)
-#define ONES512_8 ONES512_7 \
-	ONE512(T7, Z23)
+#define ONE1(t, u, h, a, b) \
+	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
+	VPXORQ              Z2, a, a
 
-#define LOADS512_1 LOAD512(H0, Z16)
-#define LOADS512_2 LOADS512_1 \
-	LOAD512(H1, Z17)
-#define LOADS512_3 LOADS512_2 \
-	LOAD512(H2, Z18)
-#define LOADS512_4 LOADS512_3 \
-	LOAD512(H3, Z19)
-#define LOADS512_5 LOADS512_4 \
-	LOAD512(H4, Z20)
-#define LOADS512_6 LOADS512_5 \
-	LOAD512(H5, Z21)
-#define LOADS512_7 LOADS512_6 \
-	LOAD512(H6, Z22)
-#define LOADS512_8 LOADS512_7 \
-	LOAD512(H7, Z23)
+#define LOAD1(t, u, h, a, b) \
+	MOVQ         h(R11), AX \
+	VMOVDQU8.Z   (AX)(CX*1), K1, a
 
-#define STORES512_1 STORE512(H0, Z16)
-#define STORES512_2 STORES512_1 \
-	STORE512(H1, Z17)
-#define STORES512_3 STORES512_2 \
-	STORE512(H2, Z18)
-#define STORES512_4 STORES512_3 \
-	STORE512(H3, Z19)
-#define STORES512_5 STORES512_4 \
-	STORE512(H4, Z20)
-#define STORES512_6 STORES512_5 \
-	STORE512(H5, Z21)
-#define STORES512_7 STORES512_6 \
-	STORE512(H6, Z22)
-#define STORES512_8 STORES512_7 \
-	STORE512(H7, Z23)
+#define STORE1(t, u, h, a, b) \
+	MOVQ     h(R11), AX \
+	VMOVDQU8 a, K1, (AX)(CX*1)
 
-#define ZEROS512_1 ZERO512(Z16)
-#define ZEROS512_2 ZEROS512_1 \
-	ZERO512(Z17)
-#define ZEROS512_3 ZEROS512_2 \
-	ZERO512(Z18)
-#define ZEROS512_4 ZEROS512_3 \
-	ZERO512(Z19)
-#define ZEROS512_5 ZEROS512_4 \
-	ZERO512(Z20)
-#define ZEROS512_6 ZEROS512_5 \
-	ZERO512(Z21)
-#define ZEROS512_7 ZEROS512_6 \
-	ZERO512(Z22)
-#define ZEROS512_8 ZEROS512_7 \
-	ZERO512(Z23)
+#define ZERO1(t, u, h, a, b) VPXORQ a, a, a
 
-// LOOP512 is the whole column loop for one number of outputs. The labels are
-// arguments so that each copy has its own.
-#define LOOP512(LOADS, ZEROS, PAIRS, ONES, STORES, chunk, zero, inputs, pair, last, store) \
-chunk: \
+// LOOP512 is the whole column loop for one number of outputs. It is entered
+// with CX = off, R12 = off+n and n > 0, and returns. The labels are arguments
+// so that each copy has its own.
+#define LOOP512(EACH, chunk2, zero2, inputs2, pair2, last2, store2, tail, chunk1, zero1, inputs1, pair1, last1, store1, exit) \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	CMPQ AX, $128 \
+	JB   tail \
+chunk2: \
 	CMPB xor+88(FP), $0 \
-	JEQ  zero \
-	LOADS \
-	JMP  inputs \
-zero: \
-	ZEROS \
-inputs: \
+	JEQ  zero2 \
+	EACH(LOAD2) \
+	JMP  inputs2 \
+zero2: \
+	EACH(ZERO2) \
+inputs2: \
 	MOVQ R9, SI \
 	MOVQ R8, DI \
 	LEAQ (DI)(BX*4), R13 \
 	CMPQ SI, R10 \
-	JEQ  last \
-pair: \
+	JEQ  last2 \
+pair2: \
 	MOVQ      (SI), AX \
 	VMOVDQU64 (AX)(CX*1), Z0 \
+	VMOVDQU64 64(AX)(CX*1), Z4 \
 	MOVQ      24(SI), AX \
 	VMOVDQU64 (AX)(CX*1), Z1 \
-	PAIRS \
+	VMOVDQU64 64(AX)(CX*1), Z5 \
+	EACH(PAIR2) \
 	ADDQ      $48, SI \
 	ADDQ      $16, DI \
 	ADDQ      $16, R13 \
 	CMPQ      SI, R10 \
-	JNE       pair \
-last: \
+	JNE       pair2 \
+last2: \
 	TESTB     $1, ins_len+32(FP) \
-	JEQ       store \
+	JEQ       store2 \
 	MOVQ      (SI), AX \
 	VMOVDQU64 (AX)(CX*1), Z0 \
-	ONES \
-store: \
-	STORES \
+	VMOVDQU64 64(AX)(CX*1), Z4 \
+	EACH(ONE2) \
+store2: \
+	EACH(STORE2) \
+	ADDQ $128, CX \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	CMPQ AX, $128 \
+	JAE  chunk2 \
+tail: \
+	TESTQ AX, AX \
+	JEQ   exit \
+chunk1: \
+	MOVQ  $-1, SI \
+	BZHIQ AX, SI, SI \
+	KMOVQ SI, K1 \
+	CMPB  xor+88(FP), $0 \
+	JEQ   zero1 \
+	EACH(LOAD1) \
+	JMP   inputs1 \
+zero1: \
+	EACH(ZERO1) \
+inputs1: \
+	MOVQ R9, SI \
+	MOVQ R8, DI \
+	LEAQ (DI)(BX*4), R13 \
+	CMPQ SI, R10 \
+	JEQ  last1 \
+pair1: \
+	MOVQ       (SI), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, Z0 \
+	MOVQ       24(SI), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, Z1 \
+	EACH(PAIR1) \
+	ADDQ       $48, SI \
+	ADDQ       $16, DI \
+	ADDQ       $16, R13 \
+	CMPQ       SI, R10 \
+	JNE        pair1 \
+last1: \
+	TESTB      $1, ins_len+32(FP) \
+	JEQ        store1 \
+	MOVQ       (SI), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, Z0 \
+	EACH(ONE1) \
+store1: \
+	EACH(STORE1) \
 	ADDQ $64, CX \
-	CMPQ CX, R12 \
-	JNE  chunk \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	JG   chunk1 \
+exit: \
 	VZEROUPPER \
 	RET
 
 // func mulGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+//
+// K1 holds the mask of the columns of the current chunk that are below
+// off+n: the low min(64, off+n−k) bits, which BZHI cuts from all ones.
 TEXT ·mulGFNI512(SB), NOSPLIT, $0-89
 	SETUP(3)
 	MOVQ ins_len+32(FP), R10
@@ -265,21 +297,21 @@ TEXT ·mulGFNI512(SB), NOSPLIT, $0-89
 	JMP  out8
 
 out1:
-	LOOP512(LOADS512_1, ZEROS512_1, PAIRS512_1, ONES512_1, STORES512_1, chunk1, zero1, inputs1, pair1, last1, store1)
+	LOOP512(EACH512_1, a2_1, z2_1, i2_1, p2_1, l2_1, s2_1, t_1, a1_1, z1_1, i1_1, p1_1, l1_1, s1_1, x_1)
 out2:
-	LOOP512(LOADS512_2, ZEROS512_2, PAIRS512_2, ONES512_2, STORES512_2, chunk2, zero2, inputs2, pair2, last2, store2)
+	LOOP512(EACH512_2, a2_2, z2_2, i2_2, p2_2, l2_2, s2_2, t_2, a1_2, z1_2, i1_2, p1_2, l1_2, s1_2, x_2)
 out3:
-	LOOP512(LOADS512_3, ZEROS512_3, PAIRS512_3, ONES512_3, STORES512_3, chunk3, zero3, inputs3, pair3, last3, store3)
+	LOOP512(EACH512_3, a2_3, z2_3, i2_3, p2_3, l2_3, s2_3, t_3, a1_3, z1_3, i1_3, p1_3, l1_3, s1_3, x_3)
 out4:
-	LOOP512(LOADS512_4, ZEROS512_4, PAIRS512_4, ONES512_4, STORES512_4, chunk4, zero4, inputs4, pair4, last4, store4)
+	LOOP512(EACH512_4, a2_4, z2_4, i2_4, p2_4, l2_4, s2_4, t_4, a1_4, z1_4, i1_4, p1_4, l1_4, s1_4, x_4)
 out5:
-	LOOP512(LOADS512_5, ZEROS512_5, PAIRS512_5, ONES512_5, STORES512_5, chunk5, zero5, inputs5, pair5, last5, store5)
+	LOOP512(EACH512_5, a2_5, z2_5, i2_5, p2_5, l2_5, s2_5, t_5, a1_5, z1_5, i1_5, p1_5, l1_5, s1_5, x_5)
 out6:
-	LOOP512(LOADS512_6, ZEROS512_6, PAIRS512_6, ONES512_6, STORES512_6, chunk6, zero6, inputs6, pair6, last6, store6)
+	LOOP512(EACH512_6, a2_6, z2_6, i2_6, p2_6, l2_6, s2_6, t_6, a1_6, z1_6, i1_6, p1_6, l1_6, s1_6, x_6)
 out7:
-	LOOP512(LOADS512_7, ZEROS512_7, PAIRS512_7, ONES512_7, STORES512_7, chunk7, zero7, inputs7, pair7, last7, store7)
+	LOOP512(EACH512_7, a2_7, z2_7, i2_7, p2_7, l2_7, s2_7, t_7, a1_7, z1_7, i1_7, p1_7, l1_7, s1_7, x_7)
 out8:
-	LOOP512(LOADS512_8, ZEROS512_8, PAIRS512_8, ONES512_8, STORES512_8, chunk8, zero8, inputs8, pair8, last8, store8)
+	LOOP512(EACH512_8, a2_8, z2_8, i2_8, p2_8, l2_8, s2_8, t_8, a1_8, z1_8, i1_8, p1_8, l1_8, s1_8, x_8)
 
 // ---------------------------------------------------------------------------
 // gfni256 and avx2: 32 bytes per chunk, Y0…Y7 the accumulators of outputs

@@ -314,79 +314,71 @@ out8:
 	LOOP512(EACH512_8, a2_8, z2_8, i2_8, p2_8, l2_8, s2_8, t_8, a1_8, z1_8, i1_8, p1_8, l1_8, s1_8, x_8)
 
 // ---------------------------------------------------------------------------
-// gfni256 and avx2: 32 bytes per chunk, Y0…Y7 the accumulators of outputs
-// 0…7, one input per step of the inner loop. R10 is the end of all input
-// headers, &ins[len(ins)].
+// gfni256 and avx2: 32-byte chunks, one input per step of the inner loop.
+// R10 is the end of all input headers, &ins[len(ins)].
+//
+// With up to four outputs the main loop takes two chunks, 64 columns, at a
+// time: Y0…Y3 accumulate outputs 0…3 over [k, k+32) and Y4…Y7 over
+// [k+32, k+64). With more outputs, and for the last 32 columns, the loop
+// takes one chunk: Y0…Y7 accumulate outputs 0…7. n is a multiple of 32.
+//
+// EACH256_N(M) applies M to the operands of outputs 0…N−1: the table of
+// (r, j), the offset of the header of outs[r], and its accumulators for the
+// first and second chunk (the second only exists for N <= 4; NOREG marks
+// the operands never used).
 
-#define LOAD256(h, acc) \
+#define EACH256_1(M) M(T0, H0, Y0, Y4)
+#define EACH256_2(M) EACH256_1(M) \
+	M(T1, H1, Y1, Y5)
+#define EACH256_3(M) EACH256_2(M) \
+	M(T2, H2, Y2, Y6)
+#define EACH256_4(M) EACH256_3(M) \
+	M(T3, H3, Y3, Y7)
+#define EACH256_5(M) EACH256_4(M) \
+	M(T4, H4, Y4, NOREG)
+#define EACH256_6(M) EACH256_5(M) \
+	M(T5, H5, Y5, NOREG)
+#define EACH256_7(M) EACH256_6(M) \
+	M(T6, H6, Y6, NOREG)
+#define EACH256_8(M) EACH256_7(M) \
+	M(T7, H7, Y7, NOREG)
+
+#define LOADY1(t, h, a, b) \
 	MOVQ    h(R11), AX \
-	VMOVDQU (AX)(CX*1), acc
+	VMOVDQU (AX)(CX*1), a
 
-#define STORE256(h, acc) \
+#define STOREY1(t, h, a, b) \
 	MOVQ    h(R11), AX \
-	VMOVDQU acc, (AX)(CX*1)
+	VMOVDQU a, (AX)(CX*1)
 
-#define ZERO256(acc) VPXOR acc, acc, acc
+#define ZEROY1(t, h, a, b) VPXOR a, a, a
 
-#define LOADS256_1 LOAD256(H0, Y0)
-#define LOADS256_2 LOADS256_1 \
-	LOAD256(H1, Y1)
-#define LOADS256_3 LOADS256_2 \
-	LOAD256(H2, Y2)
-#define LOADS256_4 LOADS256_3 \
-	LOAD256(H3, Y3)
-#define LOADS256_5 LOADS256_4 \
-	LOAD256(H4, Y4)
-#define LOADS256_6 LOADS256_5 \
-	LOAD256(H5, Y5)
-#define LOADS256_7 LOADS256_6 \
-	LOAD256(H6, Y6)
-#define LOADS256_8 LOADS256_7 \
-	LOAD256(H7, Y7)
+#define LOADY2(t, h, a, b) \
+	MOVQ    h(R11), AX \
+	VMOVDQU (AX)(CX*1), a \
+	VMOVDQU 32(AX)(CX*1), b
 
-#define STORES256_1 STORE256(H0, Y0)
-#define STORES256_2 STORES256_1 \
-	STORE256(H1, Y1)
-#define STORES256_3 STORES256_2 \
-	STORE256(H2, Y2)
-#define STORES256_4 STORES256_3 \
-	STORE256(H3, Y3)
-#define STORES256_5 STORES256_4 \
-	STORE256(H4, Y4)
-#define STORES256_6 STORES256_5 \
-	STORE256(H5, Y5)
-#define STORES256_7 STORES256_6 \
-	STORE256(H6, Y6)
-#define STORES256_8 STORES256_7 \
-	STORE256(H7, Y7)
+#define STOREY2(t, h, a, b) \
+	MOVQ    h(R11), AX \
+	VMOVDQU a, (AX)(CX*1) \
+	VMOVDQU b, 32(AX)(CX*1)
 
-#define ZEROS256_1 ZERO256(Y0)
-#define ZEROS256_2 ZEROS256_1 \
-	ZERO256(Y1)
-#define ZEROS256_3 ZEROS256_2 \
-	ZERO256(Y2)
-#define ZEROS256_4 ZEROS256_3 \
-	ZERO256(Y3)
-#define ZEROS256_5 ZEROS256_4 \
-	ZERO256(Y4)
-#define ZEROS256_6 ZEROS256_5 \
-	ZERO256(Y5)
-#define ZEROS256_7 ZEROS256_6 \
-	ZERO256(Y6)
-#define ZEROS256_8 ZEROS256_7 \
-	ZERO256(Y7)
+#define ZEROY2(t, h, a, b) \
+	VPXOR a, a, a \
+	VPXOR b, b, b
 
-// LOOP256 is the column loop of gfni256 and avx2 for one number of outputs.
-// INPUT loads the input at AX+CX into the kernel's input registers, MULS
-// adds its products to the accumulators; tsize is the table size in bytes.
-#define LOOP256(INPUT, MULS, tsize, LOADS, ZEROS, STORES, chunk, zero, inputs, input, store) \
+// LOOPY1 is the one-chunk column loop for one number of outputs: INPUT loads
+// the input at AX+CX into the kernel's input registers, MUL adds the
+// products of one output, tsize is the table size. It runs from CX to R12
+// and returns.
+#define LOOPY1(EACH, INPUT, MUL, tsize, chunk, zero, inputs, input) \
 chunk: \
 	CMPB xor+88(FP), $0 \
 	JEQ  zero \
-	LOADS \
+	EACH(LOADY1) \
 	JMP  inputs \
 zero: \
-	ZEROS \
+	EACH(ZEROY1) \
 inputs: \
 	MOVQ R9, SI \
 	MOVQ R8, DI \
@@ -394,17 +386,55 @@ inputs: \
 input: \
 	MOVQ (SI), AX \
 	INPUT \
-	MULS \
+	EACH(MUL) \
 	ADDQ $24, SI \
 	ADDQ $tsize, DI \
 	ADDQ $tsize, R13 \
 	CMPQ SI, R10 \
 	JNE  input \
-store: \
-	STORES \
+	EACH(STOREY1) \
 	ADDQ $32, CX \
 	CMPQ CX, R12 \
 	JNE  chunk \
+	VZEROUPPER \
+	RET
+
+// LOOPY2 is the two-chunk column loop, for up to four outputs. It leaves the
+// last 32 columns, if n is an odd number of chunks, to the one-chunk loop at
+// the label one.
+#define LOOPY2(EACH, INPUT, MUL, tsize, one, chunk, zero, inputs, input) \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	CMPQ AX, $64 \
+	JB   one \
+chunk: \
+	CMPB xor+88(FP), $0 \
+	JEQ  zero \
+	EACH(LOADY2) \
+	JMP  inputs \
+zero: \
+	EACH(ZEROY2) \
+inputs: \
+	MOVQ R9, SI \
+	MOVQ R8, DI \
+	LEAQ (DI)(BX*4), R13 \
+input: \
+	MOVQ (SI), AX \
+	INPUT \
+	EACH(MUL) \
+	ADDQ $24, SI \
+	ADDQ $tsize, DI \
+	ADDQ $tsize, R13 \
+	CMPQ SI, R10 \
+	JNE  input \
+	EACH(STOREY2) \
+	ADDQ $64, CX \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	CMPQ AX, $64 \
+	JAE  chunk \
+	TESTQ AX, AX \
+	JNE  one \
 	VZEROUPPER \
 	RET
 
@@ -435,32 +465,28 @@ store: \
 	JMP  l8
 
 // ---------------------------------------------------------------------------
-// gfni256: Y8 is the input x_j; Y9 the product. The 32-byte tables hold the
-// affine matrix of c four times, since VEX encodings cannot broadcast.
+// gfni256: Y8 (and Y9, second chunk) hold the input x_j; Y10 and Y11 the
+// products. The 32-byte tables hold the affine matrix of c four times, since
+// VEX encodings cannot broadcast.
 
-#define INPUTG \
+#define INPUTG1 \
 	VMOVDQU (AX)(CX*1), Y8
 
-// acc ^= A(c(r, j))·Y8
-#define MULG(t, acc) \
-	VGF2P8AFFINEQB $0, t, Y8, Y9 \
-	VPXOR          Y9, acc, acc
+#define INPUTG2 \
+	VMOVDQU (AX)(CX*1), Y8 \
+	VMOVDQU 32(AX)(CX*1), Y9
 
-#define MULG_1 MULG(T0, Y0)
-#define MULG_2 MULG_1 \
-	MULG(T1, Y1)
-#define MULG_3 MULG_2 \
-	MULG(T2, Y2)
-#define MULG_4 MULG_3 \
-	MULG(T3, Y3)
-#define MULG_5 MULG_4 \
-	MULG(T4, Y4)
-#define MULG_6 MULG_5 \
-	MULG(T5, Y5)
-#define MULG_7 MULG_6 \
-	MULG(T6, Y6)
-#define MULG_8 MULG_7 \
-	MULG(T7, Y7)
+// a ^= A(c(r, j))·Y8
+#define MULG1(t, h, a, b) \
+	VGF2P8AFFINEQB $0, t, Y8, Y10 \
+	VPXOR          Y10, a, a
+
+// a ^= A(c(r, j))·Y8, b ^= A(c(r, j))·Y9
+#define MULG2(t, h, a, b) \
+	VGF2P8AFFINEQB $0, t, Y8, Y10 \
+	VGF2P8AFFINEQB $0, t, Y9, Y11 \
+	VPXOR          Y10, a, a \
+	VPXOR          Y11, b, b
 
 // func mulGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 TEXT ·mulGFNI256(SB), NOSPLIT, $0-89
@@ -468,87 +494,111 @@ TEXT ·mulGFNI256(SB), NOSPLIT, $0-89
 	DISPATCH256(g1, g2, g3, g4, g5, g6, g7, g8)
 
 g1:
-	LOOP256(INPUTG, MULG_1, 32, LOADS256_1, ZEROS256_1, STORES256_1, gchunk1, gzero1, ginputs1, ginput1, gstore1)
+	LOOPY2(EACH256_1, INPUTG2, MULG2, 32, g1one, g1c2, g1z2, g1i2, g1j2)
+g1one:
+	LOOPY1(EACH256_1, INPUTG1, MULG1, 32, g1c1, g1z1, g1i1, g1j1)
 g2:
-	LOOP256(INPUTG, MULG_2, 32, LOADS256_2, ZEROS256_2, STORES256_2, gchunk2, gzero2, ginputs2, ginput2, gstore2)
+	LOOPY2(EACH256_2, INPUTG2, MULG2, 32, g2one, g2c2, g2z2, g2i2, g2j2)
+g2one:
+	LOOPY1(EACH256_2, INPUTG1, MULG1, 32, g2c1, g2z1, g2i1, g2j1)
 g3:
-	LOOP256(INPUTG, MULG_3, 32, LOADS256_3, ZEROS256_3, STORES256_3, gchunk3, gzero3, ginputs3, ginput3, gstore3)
+	LOOPY2(EACH256_3, INPUTG2, MULG2, 32, g3one, g3c2, g3z2, g3i2, g3j2)
+g3one:
+	LOOPY1(EACH256_3, INPUTG1, MULG1, 32, g3c1, g3z1, g3i1, g3j1)
 g4:
-	LOOP256(INPUTG, MULG_4, 32, LOADS256_4, ZEROS256_4, STORES256_4, gchunk4, gzero4, ginputs4, ginput4, gstore4)
+	LOOPY2(EACH256_4, INPUTG2, MULG2, 32, g4one, g4c2, g4z2, g4i2, g4j2)
+g4one:
+	LOOPY1(EACH256_4, INPUTG1, MULG1, 32, g4c1, g4z1, g4i1, g4j1)
 g5:
-	LOOP256(INPUTG, MULG_5, 32, LOADS256_5, ZEROS256_5, STORES256_5, gchunk5, gzero5, ginputs5, ginput5, gstore5)
+	LOOPY1(EACH256_5, INPUTG1, MULG1, 32, g5c1, g5z1, g5i1, g5j1)
 g6:
-	LOOP256(INPUTG, MULG_6, 32, LOADS256_6, ZEROS256_6, STORES256_6, gchunk6, gzero6, ginputs6, ginput6, gstore6)
+	LOOPY1(EACH256_6, INPUTG1, MULG1, 32, g6c1, g6z1, g6i1, g6j1)
 g7:
-	LOOP256(INPUTG, MULG_7, 32, LOADS256_7, ZEROS256_7, STORES256_7, gchunk7, gzero7, ginputs7, ginput7, gstore7)
+	LOOPY1(EACH256_7, INPUTG1, MULG1, 32, g7c1, g7z1, g7i1, g7j1)
 g8:
-	LOOP256(INPUTG, MULG_8, 32, LOADS256_8, ZEROS256_8, STORES256_8, gchunk8, gzero8, ginputs8, ginput8, gstore8)
+	LOOPY1(EACH256_8, INPUTG1, MULG1, 32, g8c1, g8z1, g8i1, g8j1)
 
 // ---------------------------------------------------------------------------
-// avx2: Y8 holds the low nibbles of x_j and Y9 the high nibbles (each in the
-// low four bits of its byte, so that VPSHUFB uses it as an index into a
-// 16-byte table and never sees bit 7 set); Y10 is 0x0f in every byte; Y11 and
-// Y12 receive the tables of c(r, j), then the two halves of the product. The
-// 32-byte table of c is lo[16] then hi[16] with lo[i] = c·i and
-// hi[i] = c·(i<<4), and c·x = lo[x & 15] ^ hi[x >> 4] because multiplication
-// by c is linear over GF(2). VBROADCASTI128 copies a 16-byte table to both
-// 128-bit lanes, since VPSHUFB looks up within each lane.
+// avx2: Y8 holds the low nibbles of x_j and Y9 the high nibbles (Y10 and Y11
+// for the second chunk), each in the low four bits of its byte, so that
+// VPSHUFB uses it as an index into a 16-byte table and never sees bit 7 set.
+// Y15 is 0x0f in every byte. Y12 and Y13 receive the tables of c(r, j), Y14
+// (or Y12 and Y13 themselves) the halves of a product. The 32-byte table of
+// c is lo[16] then hi[16] with lo[i] = c·i and hi[i] = c·(i<<4), and
+// c·x = lo[x & 15] ^ hi[x >> 4] because multiplication by c is linear over
+// GF(2). VBROADCASTI128 copies a 16-byte table to both 128-bit lanes, since
+// VPSHUFB looks up within each lane.
 
-#define INPUTN \
+#define INPUTN1 \
 	VMOVDQU (AX)(CX*1), Y8 \
 	VPSRLQ  $4, Y8, Y9 \
-	VPAND   Y10, Y8, Y8 \
-	VPAND   Y10, Y9, Y9
+	VPAND   Y15, Y8, Y8 \
+	VPAND   Y15, Y9, Y9
 
-// acc ^= lo[Y8] ^ hi[Y9] for the tables at t
-#define MULN(t, acc) \
-	VBROADCASTI128 t, Y11 \
-	VBROADCASTI128 16 t, Y12 \
-	VPSHUFB        Y8, Y11, Y11 \
-	VPSHUFB        Y9, Y12, Y12 \
-	VPXOR          Y11, acc, acc \
-	VPXOR          Y12, acc, acc
+#define INPUTN2 \
+	VMOVDQU (AX)(CX*1), Y8 \
+	VMOVDQU 32(AX)(CX*1), Y10 \
+	VPSRLQ  $4, Y8, Y9 \
+	VPSRLQ  $4, Y10, Y11 \
+	VPAND   Y15, Y8, Y8 \
+	VPAND   Y15, Y9, Y9 \
+	VPAND   Y15, Y10, Y10 \
+	VPAND   Y15, Y11, Y11
 
-#define MULN_1 MULN(T0, Y0)
-#define MULN_2 MULN_1 \
-	MULN(T1, Y1)
-#define MULN_3 MULN_2 \
-	MULN(T2, Y2)
-#define MULN_4 MULN_3 \
-	MULN(T3, Y3)
-#define MULN_5 MULN_4 \
-	MULN(T4, Y4)
-#define MULN_6 MULN_5 \
-	MULN(T5, Y5)
-#define MULN_7 MULN_6 \
-	MULN(T6, Y6)
-#define MULN_8 MULN_7 \
-	MULN(T7, Y7)
+// a ^= lo[Y8] ^ hi[Y9] for the tables at t
+#define MULN1(t, h, a, b) \
+	VBROADCASTI128 t, Y12 \
+	VBROADCASTI128 16 t, Y13 \
+	VPSHUFB        Y8, Y12, Y12 \
+	VPSHUFB        Y9, Y13, Y13 \
+	VPXOR          Y12, a, a \
+	VPXOR          Y13, a, a
+
+// a ^= lo[Y8] ^ hi[Y9], b ^= lo[Y10] ^ hi[Y11]
+#define MULN2(t, h, a, b) \
+	VBROADCASTI128 t, Y12 \
+	VBROADCASTI128 16 t, Y13 \
+	VPSHUFB        Y8, Y12, Y14 \
+	VPXOR          Y14, a, a \
+	VPSHUFB        Y9, Y13, Y14 \
+	VPXOR          Y14, a, a \
+	VPSHUFB        Y10, Y12, Y14 \
+	VPXOR          Y14, b, b \
+	VPSHUFB        Y11, Y13, Y14 \
+	VPXOR          Y14, b, b
 
 // func mulAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 TEXT ·mulAVX2(SB), NOSPLIT, $0-89
 	SETUP256
 	MOVL         $0x0f0f0f0f, AX
-	MOVD         AX, X10
-	VPBROADCASTD X10, Y10
+	MOVD         AX, X15
+	VPBROADCASTD X15, Y15
 	DISPATCH256(n1, n2, n3, n4, n5, n6, n7, n8)
 
 n1:
-	LOOP256(INPUTN, MULN_1, 32, LOADS256_1, ZEROS256_1, STORES256_1, nchunk1, nzero1, ninputs1, ninput1, nstore1)
+	LOOPY2(EACH256_1, INPUTN2, MULN2, 32, n1one, n1c2, n1z2, n1i2, n1j2)
+n1one:
+	LOOPY1(EACH256_1, INPUTN1, MULN1, 32, n1c1, n1z1, n1i1, n1j1)
 n2:
-	LOOP256(INPUTN, MULN_2, 32, LOADS256_2, ZEROS256_2, STORES256_2, nchunk2, nzero2, ninputs2, ninput2, nstore2)
+	LOOPY2(EACH256_2, INPUTN2, MULN2, 32, n2one, n2c2, n2z2, n2i2, n2j2)
+n2one:
+	LOOPY1(EACH256_2, INPUTN1, MULN1, 32, n2c1, n2z1, n2i1, n2j1)
 n3:
-	LOOP256(INPUTN, MULN_3, 32, LOADS256_3, ZEROS256_3, STORES256_3, nchunk3, nzero3, ninputs3, ninput3, nstore3)
+	LOOPY2(EACH256_3, INPUTN2, MULN2, 32, n3one, n3c2, n3z2, n3i2, n3j2)
+n3one:
+	LOOPY1(EACH256_3, INPUTN1, MULN1, 32, n3c1, n3z1, n3i1, n3j1)
 n4:
-	LOOP256(INPUTN, MULN_4, 32, LOADS256_4, ZEROS256_4, STORES256_4, nchunk4, nzero4, ninputs4, ninput4, nstore4)
+	LOOPY2(EACH256_4, INPUTN2, MULN2, 32, n4one, n4c2, n4z2, n4i2, n4j2)
+n4one:
+	LOOPY1(EACH256_4, INPUTN1, MULN1, 32, n4c1, n4z1, n4i1, n4j1)
 n5:
-	LOOP256(INPUTN, MULN_5, 32, LOADS256_5, ZEROS256_5, STORES256_5, nchunk5, nzero5, ninputs5, ninput5, nstore5)
+	LOOPY1(EACH256_5, INPUTN1, MULN1, 32, n5c1, n5z1, n5i1, n5j1)
 n6:
-	LOOP256(INPUTN, MULN_6, 32, LOADS256_6, ZEROS256_6, STORES256_6, nchunk6, nzero6, ninputs6, ninput6, nstore6)
+	LOOPY1(EACH256_6, INPUTN1, MULN1, 32, n6c1, n6z1, n6i1, n6j1)
 n7:
-	LOOP256(INPUTN, MULN_7, 32, LOADS256_7, ZEROS256_7, STORES256_7, nchunk7, nzero7, ninputs7, ninput7, nstore7)
+	LOOPY1(EACH256_7, INPUTN1, MULN1, 32, n7c1, n7z1, n7i1, n7j1)
 n8:
-	LOOP256(INPUTN, MULN_8, 32, LOADS256_8, ZEROS256_8, STORES256_8, nchunk8, nzero8, ninputs8, ninput8, nstore8)
+	LOOPY1(EACH256_8, INPUTN1, MULN1, 32, n8c1, n8z1, n8i1, n8j1)
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24

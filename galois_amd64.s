@@ -126,20 +126,24 @@
 	M(T7, U7, H7, Z23, Z31)
 
 // Two chunks: a ^= A(c(r, j))·Z0 ^ A(c(r, j+1))·Z1, b likewise with Z4, Z5.
+// The matrices are broadcast to Z8 and Z9 once for both chunks.
 #define PAIR2(t, u, h, a, b) \
-	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
-	VGF2P8AFFINEQB.BCST $0, u, Z1, Z3 \
-	VGF2P8AFFINEQB.BCST $0, t, Z4, Z6 \
-	VGF2P8AFFINEQB.BCST $0, u, Z5, Z7 \
-	VPTERNLOGD          $0x96, Z2, Z3, a \
-	VPTERNLOGD          $0x96, Z6, Z7, b
+	VPBROADCASTQ   t, Z8 \
+	VPBROADCASTQ   u, Z9 \
+	VGF2P8AFFINEQB $0, Z8, Z0, Z2 \
+	VGF2P8AFFINEQB $0, Z9, Z1, Z3 \
+	VGF2P8AFFINEQB $0, Z8, Z4, Z6 \
+	VGF2P8AFFINEQB $0, Z9, Z5, Z7 \
+	VPTERNLOGD     $0x96, Z2, Z3, a \
+	VPTERNLOGD     $0x96, Z6, Z7, b
 
 // Two chunks: a ^= A(c(r, j))·Z0, b ^= A(c(r, j))·Z4.
 #define ONE2(t, u, h, a, b) \
-	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
-	VGF2P8AFFINEQB.BCST $0, t, Z4, Z6 \
-	VPXORQ              Z2, a, a \
-	VPXORQ              Z6, b, b
+	VPBROADCASTQ   t, Z8 \
+	VGF2P8AFFINEQB $0, Z8, Z0, Z2 \
+	VGF2P8AFFINEQB $0, Z8, Z4, Z6 \
+	VPXORQ         Z2, a, a \
+	VPXORQ         Z6, b, b
 
 #define LOAD2(t, u, h, a, b) \
 	MOVQ      h(R11), AX \

@@ -49,11 +49,14 @@ func BenchmarkMulAdd(b *testing.B) {
 	}
 }
 
-// BenchmarkDot has Combine's shape: t shares into one secret.
+// BenchmarkDot has Combine's shape: t shares into one secret. The 64KiB
+// rows stay in the second-level cache, the 1MiB ones do not.
 func BenchmarkDot(b *testing.B) {
 	for _, k := range kernels() {
 		for _, t := range []int{3, 10} {
-			b.Run(fmt.Sprintf("%s/%dx1MiB", k.name, t), func(b *testing.B) { benchApply(b, k, 1, t, 1<<20, false) })
+			for _, s := range benchSizes[2:] {
+				b.Run(fmt.Sprintf("%s/%dx%s", k.name, t, s.name), func(b *testing.B) { benchApply(b, k, 1, t, s.n, false) })
+			}
 		}
 	}
 }

@@ -6,17 +6,22 @@
 //
 //	func(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 //
-// with n > 0 a multiple of the chunk size, 1 <= len(outs) <= 8, len(ins) >= 1,
-// every row at least off+n bytes long, and the table of coefficient (r, j) at
+// with n > 0 (for gfni256 and avx2 a multiple of 32), 1 <= len(outs) <= 8,
+// len(ins) >= 1, every row at least off+n bytes long, no output row
+// overlapping an input row, and the table of coefficient (r, j) at
 // tab[(r*len(ins)+j)*tableSize:].
 //
-// They share one shape. The outer loop walks the columns k = off, off+V, …
-// (V the vector size); the inner loop walks the inputs j, loads the V bytes
-// x_j = ins[j][k:k+V] once and folds c(r, j)·x_j into the accumulator of every
-// output r. So after the inner loop the accumulator of output r holds
-// Σ_j c(r, j)·x_j (plus outs[r][k:k+V] if xor is set, loaded before the inner
-// loop), and it is stored to outs[r][k:k+V]. Only bytes in [off, off+n) of a
-// row are ever loaded or stored.
+// They share one shape. The outer loop walks the columns in steps of one or
+// two vectors, [k, k+V); the inner loop walks the inputs j, loads the V bytes
+// x_j = ins[j][k:k+V] once and folds c(r, j)·x_j into the accumulators of
+// every output r. The invariant of the inner loop: before input j, the
+// accumulators of output r hold
+//
+//	Σ_{i<j} c(r, i)·x_i    (xor unset: they start at zero)
+//	outs[r][k:k+V] ^ Σ_{i<j} c(r, i)·x_i    (xor set: they start loaded)
+//
+// so after the last input they hold the new outs[r][k:k+V], and are stored.
+// Only bytes in [off, off+n) of a row are ever loaded or stored.
 //
 // The number of outputs N is fixed per loop: each function branches once on
 // len(outs) to one of eight copies of its loop, made by the macros below, so
@@ -93,11 +98,13 @@
 // 64-byte chunks, columns [k, k+64) and [k+64, k+128).
 //
 // VGF2P8AFFINEQB multiplies each byte of x by the 8×8 bit matrix of
-// multiplication by c, broadcast from its 8-byte table to all eight lanes.
+// multiplication by c, broadcast from its 8-byte table to all eight lanes
+// (into Z8 and Z9 in the main loop, with an embedded broadcast in the tail).
 // The inner loop takes the inputs in pairs, x_j in Z0 (and Z4 for the second
 // chunk), x_{j+1} in Z1 (and Z5), so that VPTERNLOGD (truth table 0x96, a
-// three-way XOR) adds both products to an accumulator at once; an odd last
-// input is added alone. R10 is the end of the pairs: &ins[len(ins) &^ 1].
+// three-way XOR) adds both products, made in Z2, Z3 (Z6, Z7), to an
+// accumulator at once; an odd last input is added alone. R10 is the end of
+// the pairs: &ins[len(ins) &^ 1].
 //
 // The main loop takes 128 columns at a time. The last 1…127 columns go
 // through the same computation one 64-byte chunk at a time, with the loads

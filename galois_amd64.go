@@ -9,13 +9,15 @@ import (
 )
 
 // The amd64 kernels. All three hold up to maxOut output accumulators in vector
-// registers and walk the columns in vector-sized chunks: for each chunk, every
-// input row is loaded once and folded into every accumulator, and each output
-// row is read (when xor is set) and written once. They differ in how they
-// multiply a vector of bytes by a constant c:
+// registers and walk the columns one or two vectors at a time: for each step,
+// every input row is loaded once and folded into every accumulator, and each
+// output row is read (when xor is set) and written once. They differ in how
+// they multiply a vector of bytes by a constant c:
 //
-//   - gfni512 (GFNI, AVX-512F/BW): VGF2P8AFFINEQB with the 8×8 bit matrix of
-//     multiplication by c, broadcast from memory; 64 bytes per instruction.
+//   - gfni512 (GFNI, AVX-512F/BW, BMI2): VGF2P8AFFINEQB with the 8×8 bit
+//     matrix of multiplication by c, broadcast to every 64-bit lane; 64 bytes
+//     per instruction. Masked loads and stores take the last columns, so it
+//     accepts any length.
 //   - gfni256 (GFNI, AVX2): the same with VEX-encoded 32-byte vectors.
 //   - avx2: two 16-entry tables per constant, c·i and c·(i<<4) for i < 16,
 //     looked up with VPSHUFB by the low and high nibble of each byte; c·b is

@@ -326,33 +326,53 @@ out8:
 
 // ---------------------------------------------------------------------------
 // gfni256 and avx2: 32-byte chunks, one input per step of the inner loop.
-// R10 is the end of all input headers, &ins[len(ins)].
+// R10 is the end of all input headers, &ins[len(ins)]. n is a multiple of 32.
 //
-// With up to four outputs the main loop takes two chunks, 64 columns, at a
-// time: Y0…Y3 accumulate outputs 0…3 over [k, k+32) and Y4…Y7 over
-// [k+32, k+64). With more outputs, and for the last 32 columns, the loop
-// takes one chunk: Y0…Y7 accumulate outputs 0…7. n is a multiple of 32.
+// The fewer the outputs, the more chunks one pass over the inputs takes, so
+// that the cost of visiting an input (its header, the pointer updates, the
+// loop branch) is spread over more columns:
 //
-// EACH256_N(M) applies M to the operands of outputs 0…N−1: the table of
-// (r, j), the offset of the header of outs[r], and its accumulators for the
-// first and second chunk (the second only exists for N <= 4; NOREG marks
-// the operands never used).
+//	four chunks (128 columns): gfni256 with 1 or 2 outputs, avx2 with 1;
+//	two chunks (64 columns):   up to 4 outputs;
+//	one chunk (32 columns):    up to 8 outputs.
+//
+// Each function chains these loops from the widest its output count allows:
+// a loop runs while at least its width of columns remains, then passes the
+// rest to the next narrower one (at the label next).
+//
+// EACH1_N(M) and EACH2_N(M) apply M to the operands of outputs 0…N−1 for
+// one- and two-chunk loops: the table of (r, j), the offset of the header of
+// outs[r], and its accumulators (Y0…Y7 for one chunk; Y0…Y3 for the first
+// and Y4…Y7 for the second chunk of two). EACH4_N(M), for four chunks, passes
+// four accumulators: Y0…Y3 for output 0, Y4…Y7 for output 1.
 
-#define EACH256_1(M) M(T0, H0, Y0, Y4)
-#define EACH256_2(M) EACH256_1(M) \
-	M(T1, H1, Y1, Y5)
-#define EACH256_3(M) EACH256_2(M) \
-	M(T2, H2, Y2, Y6)
-#define EACH256_4(M) EACH256_3(M) \
-	M(T3, H3, Y3, Y7)
-#define EACH256_5(M) EACH256_4(M) \
+#define EACH1_1(M) M(T0, H0, Y0, NOREG)
+#define EACH1_2(M) EACH1_1(M) \
+	M(T1, H1, Y1, NOREG)
+#define EACH1_3(M) EACH1_2(M) \
+	M(T2, H2, Y2, NOREG)
+#define EACH1_4(M) EACH1_3(M) \
+	M(T3, H3, Y3, NOREG)
+#define EACH1_5(M) EACH1_4(M) \
 	M(T4, H4, Y4, NOREG)
-#define EACH256_6(M) EACH256_5(M) \
+#define EACH1_6(M) EACH1_5(M) \
 	M(T5, H5, Y5, NOREG)
-#define EACH256_7(M) EACH256_6(M) \
+#define EACH1_7(M) EACH1_6(M) \
 	M(T6, H6, Y6, NOREG)
-#define EACH256_8(M) EACH256_7(M) \
+#define EACH1_8(M) EACH1_7(M) \
 	M(T7, H7, Y7, NOREG)
+
+#define EACH2_1(M) M(T0, H0, Y0, Y4)
+#define EACH2_2(M) EACH2_1(M) \
+	M(T1, H1, Y1, Y5)
+#define EACH2_3(M) EACH2_2(M) \
+	M(T2, H2, Y2, Y6)
+#define EACH2_4(M) EACH2_3(M) \
+	M(T3, H3, Y3, Y7)
+
+#define EACH4_1(M) M(T0, H0, Y0, Y1, Y2, Y3)
+#define EACH4_2(M) EACH4_1(M) \
+	M(T1, H1, Y4, Y5, Y6, Y7)
 
 #define LOADY1(t, h, a, b) \
 	MOVQ    h(R11), AX \
@@ -378,53 +398,48 @@ out8:
 	VPXOR a, a, a \
 	VPXOR b, b, b
 
-// LOOPY1 is the one-chunk column loop for one number of outputs: INPUT loads
-// the input at AX+CX into the kernel's input registers, MUL adds the
-// products of one output, tsize is the table size. It runs from CX to R12
-// and returns.
-#define LOOPY1(EACH, INPUT, MUL, tsize, chunk, zero, inputs, input) \
-chunk: \
-	CMPB xor+88(FP), $0 \
-	JEQ  zero \
-	EACH(LOADY1) \
-	JMP  inputs \
-zero: \
-	EACH(ZEROY1) \
-inputs: \
-	MOVQ R9, SI \
-	MOVQ R8, DI \
-	LEAQ (DI)(BX*4), R13 \
-input: \
-	MOVQ (SI), AX \
-	INPUT \
-	EACH(MUL) \
-	ADDQ $24, SI \
-	ADDQ $tsize, DI \
-	ADDQ $tsize, R13 \
-	CMPQ SI, R10 \
-	JNE  input \
-	EACH(STOREY1) \
-	ADDQ $32, CX \
-	CMPQ CX, R12 \
-	JNE  chunk \
-	VZEROUPPER \
-	RET
+#define LOADY4(t, h, a, b, c, d) \
+	MOVQ    h(R11), AX \
+	VMOVDQU (AX)(CX*1), a \
+	VMOVDQU 32(AX)(CX*1), b \
+	VMOVDQU 64(AX)(CX*1), c \
+	VMOVDQU 96(AX)(CX*1), d
 
-// LOOPY2 is the two-chunk column loop, for up to four outputs. It leaves the
-// last 32 columns, if n is an odd number of chunks, to the one-chunk loop at
-// the label one.
-#define LOOPY2(EACH, INPUT, MUL, tsize, one, chunk, zero, inputs, input) \
+#define STOREY4(t, h, a, b, c, d) \
+	MOVQ    h(R11), AX \
+	VMOVDQU a, (AX)(CX*1) \
+	VMOVDQU b, 32(AX)(CX*1) \
+	VMOVDQU c, 64(AX)(CX*1) \
+	VMOVDQU d, 96(AX)(CX*1)
+
+#define ZEROY4(t, h, a, b, c, d) \
+	VPXOR a, a, a \
+	VPXOR b, b, b \
+	VPXOR c, c, c \
+	VPXOR d, d, d
+
+// R13, the tables of outputs 4…7, only moves in loops with more than four
+// outputs.
+#define ADV13 ADDQ $32, R13
+#define NOADV13
+
+// LOOPY is one column loop of width V = step bytes for one number of
+// outputs. LOADS, ZEROS and STORES are EACH applied to the accumulator
+// operations of that width; INPUT loads the input at AX+CX into the kernel's
+// input registers and MUL adds the products of one output. It runs while
+// at least V columns remain, then goes on at next.
+#define LOOPY(EACH, LOADS, ZEROS, STORES, INPUT, MUL, ADV, step, next, chunk, zero, inputs, input) \
 	MOVQ R12, AX \
 	SUBQ CX, AX \
-	CMPQ AX, $64 \
-	JB   one \
+	CMPQ AX, $step \
+	JB   next \
 chunk: \
 	CMPB xor+88(FP), $0 \
 	JEQ  zero \
-	EACH(LOADY2) \
+	EACH(LOADS) \
 	JMP  inputs \
 zero: \
-	EACH(ZEROY2) \
+	EACH(ZEROS) \
 inputs: \
 	MOVQ R9, SI \
 	MOVQ R8, DI \
@@ -434,20 +449,17 @@ input: \
 	INPUT \
 	EACH(MUL) \
 	ADDQ $24, SI \
-	ADDQ $tsize, DI \
-	ADDQ $tsize, R13 \
+	ADDQ $32, DI \
+	ADV \
 	CMPQ SI, R10 \
 	JNE  input \
-	EACH(STOREY2) \
-	ADDQ $64, CX \
+	EACH(STORES) \
+	ADDQ $step, CX \
 	MOVQ R12, AX \
 	SUBQ CX, AX \
-	CMPQ AX, $64 \
+	CMPQ AX, $step \
 	JAE  chunk \
-	TESTQ AX, AX \
-	JNE  one \
-	VZEROUPPER \
-	RET
+	JMP  next
 
 // SETUP256 is SETUP for 32-byte tables plus R10 = &ins[len(ins)].
 #define SETUP256 \
@@ -476,9 +488,9 @@ input: \
 	JMP  l8
 
 // ---------------------------------------------------------------------------
-// gfni256: Y8 (and Y9, second chunk) hold the input x_j; Y10 and Y11 the
-// products. The 32-byte tables hold the affine matrix of c four times, since
-// VEX encodings cannot broadcast.
+// gfni256: Y8…Y11 hold the chunks of the input x_j, Y12 the matrix of
+// c(r, j), Y13 a product. The 32-byte tables hold the affine matrix of c four
+// times, since VEX encodings cannot broadcast.
 
 #define INPUTG1 \
 	VMOVDQU (AX)(CX*1), Y8
@@ -487,17 +499,43 @@ input: \
 	VMOVDQU (AX)(CX*1), Y8 \
 	VMOVDQU 32(AX)(CX*1), Y9
 
+#define INPUTG4 \
+	VMOVDQU (AX)(CX*1), Y8 \
+	VMOVDQU 32(AX)(CX*1), Y9 \
+	VMOVDQU 64(AX)(CX*1), Y10 \
+	VMOVDQU 96(AX)(CX*1), Y11
+
 // a ^= A(c(r, j))·Y8
 #define MULG1(t, h, a, b) \
-	VGF2P8AFFINEQB $0, t, Y8, Y10 \
-	VPXOR          Y10, a, a
+	VGF2P8AFFINEQB $0, t, Y8, Y13 \
+	VPXOR          Y13, a, a
 
 // a ^= A(c(r, j))·Y8, b ^= A(c(r, j))·Y9
 #define MULG2(t, h, a, b) \
-	VGF2P8AFFINEQB $0, t, Y8, Y10 \
-	VGF2P8AFFINEQB $0, t, Y9, Y11 \
-	VPXOR          Y10, a, a \
-	VPXOR          Y11, b, b
+	VMOVDQU        t, Y12 \
+	VGF2P8AFFINEQB $0, Y12, Y8, Y13 \
+	VPXOR          Y13, a, a \
+	VGF2P8AFFINEQB $0, Y12, Y9, Y13 \
+	VPXOR          Y13, b, b
+
+// a…d ^= A(c(r, j))·Y8…Y11
+#define MULG4(t, h, a, b, c, d) \
+	VMOVDQU        t, Y12 \
+	VGF2P8AFFINEQB $0, Y12, Y8, Y13 \
+	VPXOR          Y13, a, a \
+	VGF2P8AFFINEQB $0, Y12, Y9, Y13 \
+	VPXOR          Y13, b, b \
+	VGF2P8AFFINEQB $0, Y12, Y10, Y13 \
+	VPXOR          Y13, c, c \
+	VGF2P8AFFINEQB $0, Y12, Y11, Y13 \
+	VPXOR          Y13, d, d
+
+#define LOOPG4(EACH, next, l1, l2, l3, l4) \
+	LOOPY(EACH, LOADY4, ZEROY4, STOREY4, INPUTG4, MULG4, NOADV13, 128, next, l1, l2, l3, l4)
+#define LOOPG2(EACH, next, l1, l2, l3, l4) \
+	LOOPY(EACH, LOADY2, ZEROY2, STOREY2, INPUTG2, MULG2, NOADV13, 64, next, l1, l2, l3, l4)
+#define LOOPG1(EACH, ADV, l1, l2, l3, l4) \
+	LOOPY(EACH, LOADY1, ZEROY1, STOREY1, INPUTG1, MULG1, ADV, 32, gexit, l1, l2, l3, l4)
 
 // func mulGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 TEXT ·mulGFNI256(SB), NOSPLIT, $0-89
@@ -505,40 +543,51 @@ TEXT ·mulGFNI256(SB), NOSPLIT, $0-89
 	DISPATCH256(g1, g2, g3, g4, g5, g6, g7, g8)
 
 g1:
-	LOOPY2(EACH256_1, INPUTG2, MULG2, 32, g1one, g1c2, g1z2, g1i2, g1j2)
-g1one:
-	LOOPY1(EACH256_1, INPUTG1, MULG1, 32, g1c1, g1z1, g1i1, g1j1)
+	LOOPG4(EACH4_1, g1b, g1c4, g1z4, g1i4, g1j4)
+g1b:
+	LOOPG2(EACH2_1, g1a, g1c2, g1z2, g1i2, g1j2)
+g1a:
+	LOOPG1(EACH1_1, NOADV13, g1c1, g1z1, g1i1, g1j1)
 g2:
-	LOOPY2(EACH256_2, INPUTG2, MULG2, 32, g2one, g2c2, g2z2, g2i2, g2j2)
-g2one:
-	LOOPY1(EACH256_2, INPUTG1, MULG1, 32, g2c1, g2z1, g2i1, g2j1)
+	LOOPG4(EACH4_2, g2b, g2c4, g2z4, g2i4, g2j4)
+g2b:
+	LOOPG2(EACH2_2, g2a, g2c2, g2z2, g2i2, g2j2)
+g2a:
+	LOOPG1(EACH1_2, NOADV13, g2c1, g2z1, g2i1, g2j1)
 g3:
-	LOOPY2(EACH256_3, INPUTG2, MULG2, 32, g3one, g3c2, g3z2, g3i2, g3j2)
-g3one:
-	LOOPY1(EACH256_3, INPUTG1, MULG1, 32, g3c1, g3z1, g3i1, g3j1)
+	LOOPG2(EACH2_3, g3a, g3c2, g3z2, g3i2, g3j2)
+g3a:
+	LOOPG1(EACH1_3, NOADV13, g3c1, g3z1, g3i1, g3j1)
 g4:
-	LOOPY2(EACH256_4, INPUTG2, MULG2, 32, g4one, g4c2, g4z2, g4i2, g4j2)
-g4one:
-	LOOPY1(EACH256_4, INPUTG1, MULG1, 32, g4c1, g4z1, g4i1, g4j1)
+	LOOPG2(EACH2_4, g4a, g4c2, g4z2, g4i2, g4j2)
+g4a:
+	LOOPG1(EACH1_4, NOADV13, g4c1, g4z1, g4i1, g4j1)
 g5:
-	LOOPY1(EACH256_5, INPUTG1, MULG1, 32, g5c1, g5z1, g5i1, g5j1)
+	LOOPG1(EACH1_5, ADV13, g5c1, g5z1, g5i1, g5j1)
 g6:
-	LOOPY1(EACH256_6, INPUTG1, MULG1, 32, g6c1, g6z1, g6i1, g6j1)
+	LOOPG1(EACH1_6, ADV13, g6c1, g6z1, g6i1, g6j1)
 g7:
-	LOOPY1(EACH256_7, INPUTG1, MULG1, 32, g7c1, g7z1, g7i1, g7j1)
+	LOOPG1(EACH1_7, ADV13, g7c1, g7z1, g7i1, g7j1)
 g8:
-	LOOPY1(EACH256_8, INPUTG1, MULG1, 32, g8c1, g8z1, g8i1, g8j1)
+	LOOPG1(EACH1_8, ADV13, g8c1, g8z1, g8i1, g8j1)
+gexit:
+	VZEROUPPER
+	RET
 
 // ---------------------------------------------------------------------------
-// avx2: Y8 holds the low nibbles of x_j and Y9 the high nibbles (Y10 and Y11
-// for the second chunk), each in the low four bits of its byte, so that
-// VPSHUFB uses it as an index into a 16-byte table and never sees bit 7 set.
-// Y15 is 0x0f in every byte. Y12 and Y13 receive the tables of c(r, j), Y14
-// (or Y12 and Y13 themselves) the halves of a product. The 32-byte table of
-// c is lo[16] then hi[16] with lo[i] = c·i and hi[i] = c·(i<<4), and
-// c·x = lo[x & 15] ^ hi[x >> 4] because multiplication by c is linear over
-// GF(2). VBROADCASTI128 copies a 16-byte table to both 128-bit lanes, since
-// VPSHUFB looks up within each lane.
+// avx2: Y8 holds the low nibbles of a chunk of x_j and Y9 the high nibbles
+// (Y10 and Y11 for the second chunk), each in the low four bits of its byte,
+// so that VPSHUFB uses it as an index into a 16-byte table and never sees
+// bit 7 set. Y15 is 0x0f in every byte. Y12 and Y13 receive the tables of
+// c(r, j), Y14 (or Y12 and Y13 themselves) the halves of a product.
+//
+// The 32-byte table of c is lo[16] then hi[16] with lo[i] = c·i and
+// hi[i] = c·(i<<4), and c·x = lo[x & 15] ^ hi[x >> 4] because multiplication
+// by c is linear over GF(2). VBROADCASTI128 copies a 16-byte table to both
+// 128-bit lanes, since VPSHUFB looks up within each lane.
+//
+// With one output, the four-chunk loop splits and looks up one chunk at a
+// time (in Y8…Y11), keeping the tables in Y12 and Y13 for all four.
 
 #define INPUTN1 \
 	VMOVDQU (AX)(CX*1), Y8 \
@@ -555,6 +604,9 @@ g8:
 	VPAND   Y15, Y9, Y9 \
 	VPAND   Y15, Y10, Y10 \
 	VPAND   Y15, Y11, Y11
+
+// The four-chunk loop does its input work in MULN4.
+#define INPUTN4
 
 // a ^= lo[Y8] ^ hi[Y9] for the tables at t
 #define MULN1(t, h, a, b) \
@@ -578,6 +630,33 @@ g8:
 	VPSHUFB        Y11, Y13, Y14 \
 	VPXOR          Y14, b, b
 
+// acc ^= c·x for the chunk of the input at disp(AX)(CX*1), tables in Y12, Y13.
+#define CHUNKN(disp, acc) \
+	VMOVDQU disp(AX)(CX*1), Y8 \
+	VPSRLQ  $4, Y8, Y9 \
+	VPAND   Y15, Y8, Y8 \
+	VPAND   Y15, Y9, Y9 \
+	VPSHUFB Y8, Y12, Y10 \
+	VPSHUFB Y9, Y13, Y11 \
+	VPXOR   Y10, acc, acc \
+	VPXOR   Y11, acc, acc
+
+// a…d ^= c(0, j)·x_j over four chunks; one output only.
+#define MULN4(t, h, a, b, c, d) \
+	VBROADCASTI128 t, Y12 \
+	VBROADCASTI128 16 t, Y13 \
+	CHUNKN(0, a) \
+	CHUNKN(32, b) \
+	CHUNKN(64, c) \
+	CHUNKN(96, d)
+
+#define LOOPN4(EACH, next, l1, l2, l3, l4) \
+	LOOPY(EACH, LOADY4, ZEROY4, STOREY4, INPUTN4, MULN4, NOADV13, 128, next, l1, l2, l3, l4)
+#define LOOPN2(EACH, next, l1, l2, l3, l4) \
+	LOOPY(EACH, LOADY2, ZEROY2, STOREY2, INPUTN2, MULN2, NOADV13, 64, next, l1, l2, l3, l4)
+#define LOOPN1(EACH, ADV, l1, l2, l3, l4) \
+	LOOPY(EACH, LOADY1, ZEROY1, STOREY1, INPUTN1, MULN1, ADV, 32, nexit, l1, l2, l3, l4)
+
 // func mulAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 TEXT ·mulAVX2(SB), NOSPLIT, $0-89
 	SETUP256
@@ -587,29 +666,34 @@ TEXT ·mulAVX2(SB), NOSPLIT, $0-89
 	DISPATCH256(n1, n2, n3, n4, n5, n6, n7, n8)
 
 n1:
-	LOOPY2(EACH256_1, INPUTN2, MULN2, 32, n1one, n1c2, n1z2, n1i2, n1j2)
-n1one:
-	LOOPY1(EACH256_1, INPUTN1, MULN1, 32, n1c1, n1z1, n1i1, n1j1)
+	LOOPN4(EACH4_1, n1b, n1c4, n1z4, n1i4, n1j4)
+n1b:
+	LOOPN2(EACH2_1, n1a, n1c2, n1z2, n1i2, n1j2)
+n1a:
+	LOOPN1(EACH1_1, NOADV13, n1c1, n1z1, n1i1, n1j1)
 n2:
-	LOOPY2(EACH256_2, INPUTN2, MULN2, 32, n2one, n2c2, n2z2, n2i2, n2j2)
-n2one:
-	LOOPY1(EACH256_2, INPUTN1, MULN1, 32, n2c1, n2z1, n2i1, n2j1)
+	LOOPN2(EACH2_2, n2a, n2c2, n2z2, n2i2, n2j2)
+n2a:
+	LOOPN1(EACH1_2, NOADV13, n2c1, n2z1, n2i1, n2j1)
 n3:
-	LOOPY2(EACH256_3, INPUTN2, MULN2, 32, n3one, n3c2, n3z2, n3i2, n3j2)
-n3one:
-	LOOPY1(EACH256_3, INPUTN1, MULN1, 32, n3c1, n3z1, n3i1, n3j1)
+	LOOPN2(EACH2_3, n3a, n3c2, n3z2, n3i2, n3j2)
+n3a:
+	LOOPN1(EACH1_3, NOADV13, n3c1, n3z1, n3i1, n3j1)
 n4:
-	LOOPY2(EACH256_4, INPUTN2, MULN2, 32, n4one, n4c2, n4z2, n4i2, n4j2)
-n4one:
-	LOOPY1(EACH256_4, INPUTN1, MULN1, 32, n4c1, n4z1, n4i1, n4j1)
+	LOOPN2(EACH2_4, n4a, n4c2, n4z2, n4i2, n4j2)
+n4a:
+	LOOPN1(EACH1_4, NOADV13, n4c1, n4z1, n4i1, n4j1)
 n5:
-	LOOPY1(EACH256_5, INPUTN1, MULN1, 32, n5c1, n5z1, n5i1, n5j1)
+	LOOPN1(EACH1_5, ADV13, n5c1, n5z1, n5i1, n5j1)
 n6:
-	LOOPY1(EACH256_6, INPUTN1, MULN1, 32, n6c1, n6z1, n6i1, n6j1)
+	LOOPN1(EACH1_6, ADV13, n6c1, n6z1, n6i1, n6j1)
 n7:
-	LOOPY1(EACH256_7, INPUTN1, MULN1, 32, n7c1, n7z1, n7i1, n7j1)
+	LOOPN1(EACH1_7, ADV13, n7c1, n7z1, n7i1, n7j1)
 n8:
-	LOOPY1(EACH256_8, INPUTN1, MULN1, 32, n8c1, n8z1, n8i1, n8j1)
+	LOOPN1(EACH1_8, ADV13, n8c1, n8z1, n8i1, n8j1)
+nexit:
+	VZEROUPPER
+	RET
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24

@@ -614,8 +614,8 @@ gexit:
 	VBROADCASTI128 16 t, Y13 \
 	VPSHUFB        Y8, Y12, Y12 \
 	VPSHUFB        Y9, Y13, Y13 \
-	VPXOR          Y12, a, a \
-	VPXOR          Y13, a, a
+	VPXOR          Y12, Y13, Y12 \
+	VPXOR          Y12, a, a
 
 // a ^= lo[Y8] ^ hi[Y9], b ^= lo[Y10] ^ hi[Y11]
 #define MULN2(t, h, a, b) \
@@ -638,8 +638,8 @@ gexit:
 	VPAND   Y15, Y9, Y9 \
 	VPSHUFB Y8, Y12, Y10 \
 	VPSHUFB Y9, Y13, Y11 \
-	VPXOR   Y10, acc, acc \
-	VPXOR   Y11, acc, acc
+	VPXOR   Y10, Y11, Y10 \
+	VPXOR   Y10, acc, acc
 
 // a…d ^= c(0, j)·x_j over four chunks; one output only.
 #define MULN4(t, h, a, b, c, d) \

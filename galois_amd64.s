@@ -81,6 +81,10 @@
 #define H6 144
 #define H7 168
 
+// R13, the tables of outputs 4…7, only moves in loops with more than four
+// outputs; the others pass NOADV13 for its update.
+#define NOADV13
+
 // SETUP loads the registers common to all kernels; tsize is log2(tableSize).
 #define SETUP(tsize) \
 	MOVQ tab_base+0(FP), R8 \
@@ -94,196 +98,293 @@
 	LEAQ (BX)(BX*2), DX
 
 // ---------------------------------------------------------------------------
-// gfni512: Z16…Z23 and Z24…Z31 the accumulators of outputs 0…7 for two
-// 64-byte chunks, columns [k, k+64) and [k+64, k+128).
+// gfni512: 64-byte chunks; Z16…Z31 hold the accumulators.
 //
 // VGF2P8AFFINEQB multiplies each byte of x by the 8×8 bit matrix of
-// multiplication by c, broadcast from its 8-byte table to all eight lanes
-// (into Z8 and Z9 in the main loop, with an embedded broadcast in the tail).
-// The inner loop takes the inputs in pairs, x_j in Z0 (and Z4 for the second
-// chunk), x_{j+1} in Z1 (and Z5), so that VPTERNLOGD (truth table 0x96, a
-// three-way XOR) adds both products, made in Z2, Z3 (Z6, Z7), to an
-// accumulator at once; an odd last input is added alone. R10 is the end of
-// the pairs: &ins[len(ins) &^ 1].
+// multiplication by c, broadcast from its 8-byte table to every 64-bit lane.
+// The inner loop takes the inputs in pairs, so that VPTERNLOGD (truth table
+// 0x96, a three-way XOR) adds two products to an accumulator at once; an odd
+// last input is added alone. R10 is the end of the pairs:
+// &ins[len(ins) &^ 1].
 //
-// The main loop takes 128 columns at a time. The last 1…127 columns go
-// through the same computation one 64-byte chunk at a time, with the loads
-// and stores masked by K1 to the columns below off+n: AVX-512 masked
+// As for the 256-bit kernels, fewer outputs let one pass over the inputs
+// take more chunks:
+//
+//	four chunks (256 columns), up to 4 outputs: Z16+4r…Z19+4r for output r;
+//	two chunks (128 columns), up to 8 outputs: Z16+r and Z24+r for output r.
+//
+// In these loops the chunks of x_j are in Z0…Z3, those of x_{j+1} in
+// Z4…Z7, the matrices of c(r, j) and c(r, j+1) in Z8 and Z9, and the products
+// in Z10…Z13.
+//
+// The last 1…127 columns go through a loop of one 64-byte chunk (Z16+r for
+// output r, x_j in Z0, x_{j+1} in Z1, products in Z2, Z3) whose loads and
+// stores are masked by K1 to the columns below off+n: AVX-512 masked
 // accesses do not touch the masked-out bytes (they cannot even fault), so no
-// byte outside the rows is read or written, and the kernel takes any n.
+// byte outside the rows is read or written, and the kernel takes any n. The
+// mask depends on n only.
 //
-// EACH512_N(M) applies the macro M to the operands of outputs 0…N−1: the
-// tables of (r, j) and (r, j+1), the offset of the header of outs[r], and
-// its two accumulators.
+// EACHZ4_N(M) and EACHZ2_N(M) apply the macro M to the operands of outputs
+// 0…N−1: the tables of (r, j) and (r, j+1), the offset of the header of
+// outs[r], and its accumulators. The one-chunk loop uses EACHZ2_N and only
+// the first accumulator.
 
-#define EACH512_1(M) M(T0, U0, H0, Z16, Z24)
-#define EACH512_2(M) EACH512_1(M) \
+#define EACHZ4_1(M) M(T0, U0, H0, Z16, Z17, Z18, Z19)
+#define EACHZ4_2(M) EACHZ4_1(M) \
+	M(T1, U1, H1, Z20, Z21, Z22, Z23)
+#define EACHZ4_3(M) EACHZ4_2(M) \
+	M(T2, U2, H2, Z24, Z25, Z26, Z27)
+#define EACHZ4_4(M) EACHZ4_3(M) \
+	M(T3, U3, H3, Z28, Z29, Z30, Z31)
+
+#define EACHZ2_1(M) M(T0, U0, H0, Z16, Z24)
+#define EACHZ2_2(M) EACHZ2_1(M) \
 	M(T1, U1, H1, Z17, Z25)
-#define EACH512_3(M) EACH512_2(M) \
+#define EACHZ2_3(M) EACHZ2_2(M) \
 	M(T2, U2, H2, Z18, Z26)
-#define EACH512_4(M) EACH512_3(M) \
+#define EACHZ2_4(M) EACHZ2_3(M) \
 	M(T3, U3, H3, Z19, Z27)
-#define EACH512_5(M) EACH512_4(M) \
+#define EACHZ2_5(M) EACHZ2_4(M) \
 	M(T4, U4, H4, Z20, Z28)
-#define EACH512_6(M) EACH512_5(M) \
+#define EACHZ2_6(M) EACHZ2_5(M) \
 	M(T5, U5, H5, Z21, Z29)
-#define EACH512_7(M) EACH512_6(M) \
+#define EACHZ2_7(M) EACHZ2_6(M) \
 	M(T6, U6, H6, Z22, Z30)
-#define EACH512_8(M) EACH512_7(M) \
+#define EACHZ2_8(M) EACHZ2_7(M) \
 	M(T7, U7, H7, Z23, Z31)
 
-// Two chunks: a ^= A(c(r, j))·Z0 ^ A(c(r, j+1))·Z1, b likewise with Z4, Z5.
-// The matrices are broadcast to Z8 and Z9 once for both chunks.
-#define PAIR2(t, u, h, a, b) \
+// Four chunks.
+
+#define INPAIRZ4 \
+	MOVQ      (SI), AX \
+	VMOVDQU64 (AX)(CX*1), Z0 \
+	VMOVDQU64 64(AX)(CX*1), Z1 \
+	VMOVDQU64 128(AX)(CX*1), Z2 \
+	VMOVDQU64 192(AX)(CX*1), Z3 \
+	MOVQ      24(SI), AX \
+	VMOVDQU64 (AX)(CX*1), Z4 \
+	VMOVDQU64 64(AX)(CX*1), Z5 \
+	VMOVDQU64 128(AX)(CX*1), Z6 \
+	VMOVDQU64 192(AX)(CX*1), Z7
+
+#define INONEZ4 \
+	MOVQ      (SI), AX \
+	VMOVDQU64 (AX)(CX*1), Z0 \
+	VMOVDQU64 64(AX)(CX*1), Z1 \
+	VMOVDQU64 128(AX)(CX*1), Z2 \
+	VMOVDQU64 192(AX)(CX*1), Z3
+
+// a…d ^= A(c(r, j))·Z0…Z3 ^ A(c(r, j+1))·Z4…Z7
+#define PAIRZ4(t, u, h, a, b, c, d) \
 	VPBROADCASTQ   t, Z8 \
 	VPBROADCASTQ   u, Z9 \
-	VGF2P8AFFINEQB $0, Z8, Z0, Z2 \
-	VGF2P8AFFINEQB $0, Z9, Z1, Z3 \
-	VGF2P8AFFINEQB $0, Z8, Z4, Z6 \
-	VGF2P8AFFINEQB $0, Z9, Z5, Z7 \
-	VPTERNLOGD     $0x96, Z2, Z3, a \
-	VPTERNLOGD     $0x96, Z6, Z7, b
+	VGF2P8AFFINEQB $0, Z8, Z0, Z10 \
+	VGF2P8AFFINEQB $0, Z9, Z4, Z11 \
+	VGF2P8AFFINEQB $0, Z8, Z1, Z12 \
+	VGF2P8AFFINEQB $0, Z9, Z5, Z13 \
+	VPTERNLOGD     $0x96, Z10, Z11, a \
+	VPTERNLOGD     $0x96, Z12, Z13, b \
+	VGF2P8AFFINEQB $0, Z8, Z2, Z10 \
+	VGF2P8AFFINEQB $0, Z9, Z6, Z11 \
+	VGF2P8AFFINEQB $0, Z8, Z3, Z12 \
+	VGF2P8AFFINEQB $0, Z9, Z7, Z13 \
+	VPTERNLOGD     $0x96, Z10, Z11, c \
+	VPTERNLOGD     $0x96, Z12, Z13, d
 
-// Two chunks: a ^= A(c(r, j))·Z0, b ^= A(c(r, j))·Z4.
-#define ONE2(t, u, h, a, b) \
+// a…d ^= A(c(r, j))·Z0…Z3
+#define ONEZ4(t, u, h, a, b, c, d) \
 	VPBROADCASTQ   t, Z8 \
-	VGF2P8AFFINEQB $0, Z8, Z0, Z2 \
-	VGF2P8AFFINEQB $0, Z8, Z4, Z6 \
-	VPXORQ         Z2, a, a \
-	VPXORQ         Z6, b, b
+	VGF2P8AFFINEQB $0, Z8, Z0, Z10 \
+	VGF2P8AFFINEQB $0, Z8, Z1, Z11 \
+	VGF2P8AFFINEQB $0, Z8, Z2, Z12 \
+	VGF2P8AFFINEQB $0, Z8, Z3, Z13 \
+	VPXORQ         Z10, a, a \
+	VPXORQ         Z11, b, b \
+	VPXORQ         Z12, c, c \
+	VPXORQ         Z13, d, d
 
-#define LOAD2(t, u, h, a, b) \
+#define LOADZ4(t, u, h, a, b, c, d) \
+	MOVQ      h(R11), AX \
+	VMOVDQU64 (AX)(CX*1), a \
+	VMOVDQU64 64(AX)(CX*1), b \
+	VMOVDQU64 128(AX)(CX*1), c \
+	VMOVDQU64 192(AX)(CX*1), d
+
+#define STOREZ4(t, u, h, a, b, c, d) \
+	MOVQ      h(R11), AX \
+	VMOVDQU64 a, (AX)(CX*1) \
+	VMOVDQU64 b, 64(AX)(CX*1) \
+	VMOVDQU64 c, 128(AX)(CX*1) \
+	VMOVDQU64 d, 192(AX)(CX*1)
+
+#define ZEROZ4(t, u, h, a, b, c, d) \
+	VPXORQ a, a, a \
+	VPXORQ b, b, b \
+	VPXORQ c, c, c \
+	VPXORQ d, d, d
+
+// Two chunks.
+
+#define INPAIRZ2 \
+	MOVQ      (SI), AX \
+	VMOVDQU64 (AX)(CX*1), Z0 \
+	VMOVDQU64 64(AX)(CX*1), Z1 \
+	MOVQ      24(SI), AX \
+	VMOVDQU64 (AX)(CX*1), Z4 \
+	VMOVDQU64 64(AX)(CX*1), Z5
+
+#define INONEZ2 \
+	MOVQ      (SI), AX \
+	VMOVDQU64 (AX)(CX*1), Z0 \
+	VMOVDQU64 64(AX)(CX*1), Z1
+
+// a, b ^= A(c(r, j))·Z0, Z1 ^ A(c(r, j+1))·Z4, Z5
+#define PAIRZ2(t, u, h, a, b) \
+	VPBROADCASTQ   t, Z8 \
+	VPBROADCASTQ   u, Z9 \
+	VGF2P8AFFINEQB $0, Z8, Z0, Z10 \
+	VGF2P8AFFINEQB $0, Z9, Z4, Z11 \
+	VGF2P8AFFINEQB $0, Z8, Z1, Z12 \
+	VGF2P8AFFINEQB $0, Z9, Z5, Z13 \
+	VPTERNLOGD     $0x96, Z10, Z11, a \
+	VPTERNLOGD     $0x96, Z12, Z13, b
+
+// a, b ^= A(c(r, j))·Z0, Z1
+#define ONEZ2(t, u, h, a, b) \
+	VPBROADCASTQ   t, Z8 \
+	VGF2P8AFFINEQB $0, Z8, Z0, Z10 \
+	VGF2P8AFFINEQB $0, Z8, Z1, Z11 \
+	VPXORQ         Z10, a, a \
+	VPXORQ         Z11, b, b
+
+#define LOADZ2(t, u, h, a, b) \
 	MOVQ      h(R11), AX \
 	VMOVDQU64 (AX)(CX*1), a \
 	VMOVDQU64 64(AX)(CX*1), b
 
-#define STORE2(t, u, h, a, b) \
+#define STOREZ2(t, u, h, a, b) \
 	MOVQ      h(R11), AX \
 	VMOVDQU64 a, (AX)(CX*1) \
 	VMOVDQU64 b, 64(AX)(CX*1)
 
-#define ZERO2(t, u, h, a, b) \
+#define ZEROZ2(t, u, h, a, b) \
 	VPXORQ a, a, a \
 	VPXORQ b, b, b
 
 // One chunk, under the mask K1.
-#define PAIR1(t, u, h, a, b) \
+
+#define INPAIRZ1 \
+	MOVQ       (SI), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, Z0 \
+	MOVQ       24(SI), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, Z1
+
+#define INONEZ1 \
+	MOVQ       (SI), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, Z0
+
+// a ^= A(c(r, j))·Z0 ^ A(c(r, j+1))·Z1
+#define PAIRZ1(t, u, h, a, b) \
 	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
 	VGF2P8AFFINEQB.BCST $0, u, Z1, Z3 \
 	VPTERNLOGD          $0x96, Z2, Z3, a
 
-#define ONE1(t, u, h, a, b) \
+// a ^= A(c(r, j))·Z0
+#define ONEZ1(t, u, h, a, b) \
 	VGF2P8AFFINEQB.BCST $0, t, Z0, Z2 \
 	VPXORQ              Z2, a, a
 
-#define LOAD1(t, u, h, a, b) \
-	MOVQ         h(R11), AX \
-	VMOVDQU8.Z   (AX)(CX*1), K1, a
+#define LOADZ1(t, u, h, a, b) \
+	MOVQ       h(R11), AX \
+	VMOVDQU8.Z (AX)(CX*1), K1, a
 
-#define STORE1(t, u, h, a, b) \
+#define STOREZ1(t, u, h, a, b) \
 	MOVQ     h(R11), AX \
 	VMOVDQU8 a, K1, (AX)(CX*1)
 
-#define ZERO1(t, u, h, a, b) VPXORQ a, a, a
+#define ZEROZ1(t, u, h, a, b) VPXORQ a, a, a
 
-// LOOP512 is the whole column loop for one number of outputs. It is entered
-// with CX = off, R12 = off+n and n > 0, and returns. The labels are arguments
-// so that each copy has its own.
-#define LOOP512(EACH, chunk2, zero2, inputs2, pair2, last2, store2, tail, chunk1, zero1, inputs1, pair1, last1, store1, exit) \
-	MOVQ R12, AX \
-	SUBQ CX, AX \
-	CMPQ AX, $128 \
-	JB   tail \
-chunk2: \
-	CMPB xor+88(FP), $0 \
-	JEQ  zero2 \
-	EACH(LOAD2) \
-	JMP  inputs2 \
-zero2: \
-	EACH(ZERO2) \
-inputs2: \
+#define ADV13Z ADDQ $16, R13
+
+// The inner loop over the inputs, in pairs, then the odd one; for the
+// accumulator operations PAIR and ONE and the input loads INPAIR and INONE.
+#define INPUTSZ(EACH, INPAIR, INONE, PAIR, ONE, ADV, pair, last, done) \
 	MOVQ R9, SI \
 	MOVQ R8, DI \
 	LEAQ (DI)(BX*4), R13 \
 	CMPQ SI, R10 \
-	JEQ  last2 \
-pair2: \
-	MOVQ      (SI), AX \
-	VMOVDQU64 (AX)(CX*1), Z0 \
-	VMOVDQU64 64(AX)(CX*1), Z4 \
-	MOVQ      24(SI), AX \
-	VMOVDQU64 (AX)(CX*1), Z1 \
-	VMOVDQU64 64(AX)(CX*1), Z5 \
-	EACH(PAIR2) \
-	ADDQ      $48, SI \
-	ADDQ      $16, DI \
-	ADDQ      $16, R13 \
-	CMPQ      SI, R10 \
-	JNE       pair2 \
-last2: \
-	TESTB     $1, ins_len+32(FP) \
-	JEQ       store2 \
-	MOVQ      (SI), AX \
-	VMOVDQU64 (AX)(CX*1), Z0 \
-	VMOVDQU64 64(AX)(CX*1), Z4 \
-	EACH(ONE2) \
-store2: \
-	EACH(STORE2) \
-	ADDQ $128, CX \
+	JEQ  last \
+pair: \
+	INPAIR \
+	EACH(PAIR) \
+	ADDQ $48, SI \
+	ADDQ $16, DI \
+	ADV \
+	CMPQ SI, R10 \
+	JNE  pair \
+last: \
+	TESTB $1, ins_len+32(FP) \
+	JEQ   done \
+	INONE \
+	EACH(ONE) \
+done:
+
+// LOOPZ is the column loop of width step = 64·chunks for one number of
+// outputs: it runs while at least step columns remain, then goes on at next.
+// The accumulators are zeroed (a zeroing idiom costs no execution unit) and
+// then, if xor is set, loaded.
+#define LOOPZ(EACH, LOADS, ZEROS, STORES, INPAIR, INONE, PAIR, ONE, ADV, step, next, chunk, inputs, pair, last, store) \
 	MOVQ R12, AX \
 	SUBQ CX, AX \
-	CMPQ AX, $128 \
-	JAE  chunk2 \
-tail: \
-	TESTQ AX, AX \
-	JEQ   exit \
-chunk1: \
+	CMPQ AX, $step \
+	JB   next \
+chunk: \
+	EACH(ZEROS) \
+	CMPB xor+88(FP), $0 \
+	JEQ  inputs \
+	EACH(LOADS) \
+inputs: \
+	INPUTSZ(EACH, INPAIR, INONE, PAIR, ONE, ADV, pair, last, store) \
+	EACH(STORES) \
+	ADDQ $step, CX \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	CMPQ AX, $step \
+	JAE  chunk \
+	JMP  next
+
+// TAILZ is the masked loop over the last R12−CX < 128 columns; it returns.
+// K1 holds the mask of the columns of the current chunk that are below
+// off+n: the low min(64, off+n−k) bits, which BZHI cuts from all ones.
+#define TAILZ(EACH, ADV, chunk, zero, inputs, pair, last, store) \
+	MOVQ R12, AX \
+	SUBQ CX, AX \
+	JEQ  zexit \
+chunk: \
 	MOVQ  $-1, SI \
 	BZHIQ AX, SI, SI \
 	KMOVQ SI, K1 \
 	CMPB  xor+88(FP), $0 \
-	JEQ   zero1 \
-	EACH(LOAD1) \
-	JMP   inputs1 \
-zero1: \
-	EACH(ZERO1) \
-inputs1: \
-	MOVQ R9, SI \
-	MOVQ R8, DI \
-	LEAQ (DI)(BX*4), R13 \
-	CMPQ SI, R10 \
-	JEQ  last1 \
-pair1: \
-	MOVQ       (SI), AX \
-	VMOVDQU8.Z (AX)(CX*1), K1, Z0 \
-	MOVQ       24(SI), AX \
-	VMOVDQU8.Z (AX)(CX*1), K1, Z1 \
-	EACH(PAIR1) \
-	ADDQ       $48, SI \
-	ADDQ       $16, DI \
-	ADDQ       $16, R13 \
-	CMPQ       SI, R10 \
-	JNE        pair1 \
-last1: \
-	TESTB      $1, ins_len+32(FP) \
-	JEQ        store1 \
-	MOVQ       (SI), AX \
-	VMOVDQU8.Z (AX)(CX*1), K1, Z0 \
-	EACH(ONE1) \
-store1: \
-	EACH(STORE1) \
+	JEQ   zero \
+	EACH(LOADZ1) \
+	JMP   inputs \
+zero: \
+	EACH(ZEROZ1) \
+inputs: \
+	INPUTSZ(EACH, INPAIRZ1, INONEZ1, PAIRZ1, ONEZ1, ADV, pair, last, store) \
+	EACH(STOREZ1) \
 	ADDQ $64, CX \
 	MOVQ R12, AX \
 	SUBQ CX, AX \
-	JG   chunk1 \
-exit: \
-	VZEROUPPER \
-	RET
+	JG   chunk \
+	JMP  zexit
+
+#define LOOPZ4(EACH, next, l1, l2, l3, l4, l5) \
+	LOOPZ(EACH, LOADZ4, ZEROZ4, STOREZ4, INPAIRZ4, INONEZ4, PAIRZ4, ONEZ4, NOADV13, 256, next, l1, l2, l3, l4, l5)
+#define LOOPZ2(EACH, ADV, next, l1, l2, l3, l4, l5) \
+	LOOPZ(EACH, LOADZ2, ZEROZ2, STOREZ2, INPAIRZ2, INONEZ2, PAIRZ2, ONEZ2, ADV, 128, next, l1, l2, l3, l4, l5)
 
 // func mulGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool)
-//
-// K1 holds the mask of the columns of the current chunk that are below
-// off+n: the low min(64, off+n−k) bits, which BZHI cuts from all ones.
 TEXT ·mulGFNI512(SB), NOSPLIT, $0-89
 	SETUP(3)
 	MOVQ ins_len+32(FP), R10
@@ -292,37 +393,64 @@ TEXT ·mulGFNI512(SB), NOSPLIT, $0-89
 	LEAQ (R9)(R10*8), R10
 	MOVQ outs_len+56(FP), AX
 	CMPQ AX, $1
-	JEQ  out1
+	JEQ  z1
 	CMPQ AX, $2
-	JEQ  out2
+	JEQ  z2
 	CMPQ AX, $3
-	JEQ  out3
+	JEQ  z3
 	CMPQ AX, $4
-	JEQ  out4
+	JEQ  z4
 	CMPQ AX, $5
-	JEQ  out5
+	JEQ  z5
 	CMPQ AX, $6
-	JEQ  out6
+	JEQ  z6
 	CMPQ AX, $7
-	JEQ  out7
-	JMP  out8
+	JEQ  z7
+	JMP  z8
 
-out1:
-	LOOP512(EACH512_1, a2_1, z2_1, i2_1, p2_1, l2_1, s2_1, t_1, a1_1, z1_1, i1_1, p1_1, l1_1, s1_1, x_1)
-out2:
-	LOOP512(EACH512_2, a2_2, z2_2, i2_2, p2_2, l2_2, s2_2, t_2, a1_2, z1_2, i1_2, p1_2, l1_2, s1_2, x_2)
-out3:
-	LOOP512(EACH512_3, a2_3, z2_3, i2_3, p2_3, l2_3, s2_3, t_3, a1_3, z1_3, i1_3, p1_3, l1_3, s1_3, x_3)
-out4:
-	LOOP512(EACH512_4, a2_4, z2_4, i2_4, p2_4, l2_4, s2_4, t_4, a1_4, z1_4, i1_4, p1_4, l1_4, s1_4, x_4)
-out5:
-	LOOP512(EACH512_5, a2_5, z2_5, i2_5, p2_5, l2_5, s2_5, t_5, a1_5, z1_5, i1_5, p1_5, l1_5, s1_5, x_5)
-out6:
-	LOOP512(EACH512_6, a2_6, z2_6, i2_6, p2_6, l2_6, s2_6, t_6, a1_6, z1_6, i1_6, p1_6, l1_6, s1_6, x_6)
-out7:
-	LOOP512(EACH512_7, a2_7, z2_7, i2_7, p2_7, l2_7, s2_7, t_7, a1_7, z1_7, i1_7, p1_7, l1_7, s1_7, x_7)
-out8:
-	LOOP512(EACH512_8, a2_8, z2_8, i2_8, p2_8, l2_8, s2_8, t_8, a1_8, z1_8, i1_8, p1_8, l1_8, s1_8, x_8)
+z1:
+	LOOPZ4(EACHZ4_1, z1b, z1c4, z1z4, z1p4, z1l4, z1s4)
+z1b:
+	LOOPZ2(EACHZ2_1, NOADV13, z1a, z1c2, z1z2, z1p2, z1l2, z1s2)
+z1a:
+	TAILZ(EACHZ2_1, NOADV13, z1c1, z1z1, z1i1, z1p1, z1l1, z1s1)
+z2:
+	LOOPZ4(EACHZ4_2, z2b, z2c4, z2z4, z2p4, z2l4, z2s4)
+z2b:
+	LOOPZ2(EACHZ2_2, NOADV13, z2a, z2c2, z2z2, z2p2, z2l2, z2s2)
+z2a:
+	TAILZ(EACHZ2_2, NOADV13, z2c1, z2z1, z2i1, z2p1, z2l1, z2s1)
+z3:
+	LOOPZ4(EACHZ4_3, z3b, z3c4, z3z4, z3p4, z3l4, z3s4)
+z3b:
+	LOOPZ2(EACHZ2_3, NOADV13, z3a, z3c2, z3z2, z3p2, z3l2, z3s2)
+z3a:
+	TAILZ(EACHZ2_3, NOADV13, z3c1, z3z1, z3i1, z3p1, z3l1, z3s1)
+z4:
+	LOOPZ4(EACHZ4_4, z4b, z4c4, z4z4, z4p4, z4l4, z4s4)
+z4b:
+	LOOPZ2(EACHZ2_4, NOADV13, z4a, z4c2, z4z2, z4p2, z4l2, z4s2)
+z4a:
+	TAILZ(EACHZ2_4, NOADV13, z4c1, z4z1, z4i1, z4p1, z4l1, z4s1)
+z5:
+	LOOPZ2(EACHZ2_5, ADV13Z, z5a, z5c2, z5z2, z5p2, z5l2, z5s2)
+z5a:
+	TAILZ(EACHZ2_5, ADV13Z, z5c1, z5z1, z5i1, z5p1, z5l1, z5s1)
+z6:
+	LOOPZ2(EACHZ2_6, ADV13Z, z6a, z6c2, z6z2, z6p2, z6l2, z6s2)
+z6a:
+	TAILZ(EACHZ2_6, ADV13Z, z6c1, z6z1, z6i1, z6p1, z6l1, z6s1)
+z7:
+	LOOPZ2(EACHZ2_7, ADV13Z, z7a, z7c2, z7z2, z7p2, z7l2, z7s2)
+z7a:
+	TAILZ(EACHZ2_7, ADV13Z, z7c1, z7z1, z7i1, z7p1, z7l1, z7s1)
+z8:
+	LOOPZ2(EACHZ2_8, ADV13Z, z8a, z8c2, z8z2, z8p2, z8l2, z8s2)
+z8a:
+	TAILZ(EACHZ2_8, ADV13Z, z8c1, z8z1, z8i1, z8p1, z8l1, z8s1)
+zexit:
+	VZEROUPPER
+	RET
 
 // ---------------------------------------------------------------------------
 // gfni256 and avx2: 32-byte chunks, one input per step of the inner loop.
@@ -418,10 +546,7 @@ out8:
 	VPXOR c, c, c \
 	VPXOR d, d, d
 
-// R13, the tables of outputs 4…7, only moves in loops with more than four
-// outputs.
 #define ADV13 ADDQ $32, R13
-#define NOADV13
 
 // LOOPY is one column loop of width V = step bytes for one number of
 // outputs. LOADS, ZEROS and STORES are EACH applied to the accumulator

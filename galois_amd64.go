@@ -2,5 +2,188 @@
 
 package shamir
 
+import (
+	"encoding/binary"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The amd64 kernels. All three hold up to maxOut output accumulators in vector
+// registers and walk the columns one or two vectors at a time: for each step,
+// every input row is loaded once and folded into every accumulator, and each
+// output row is read (when xor is set) and written once. They differ in how
+// they multiply a vector of bytes by a constant c:
+//
+//   - gfni512 (GFNI, AVX-512F/BW, BMI2): VGF2P8AFFINEQB with the 8×8 bit
+//     matrix of multiplication by c, broadcast to every 64-bit lane; 64 bytes
+//     per instruction. Masked loads and stores take the last columns, so it
+//     accepts any length.
+//   - gfni256 (GFNI, AVX2): the same with VEX-encoded 32-byte vectors.
+//   - avx2: two 16-entry tables per constant, c·i and c·(i<<4) for i < 16,
+//     looked up with VPSHUFB by the low and high nibble of each byte; c·b is
+//     the XOR of the two, because multiplication by c is linear over GF(2).
+//
+// Constant time: the coefficients are public and only they form table
+// contents and table addresses. The secret bytes are only loaded, stored and
+// passed through VGF2P8AFFINEQB, VPSHUFB (a lookup in a register, not in
+// memory), shifts, ANDs and XORs, whose timing does not depend on the values.
+// Every address is a row base plus a column index, and every branch depends
+// only on the number of rows, the column range and xor.
+
+// maxOutAMD64 is the number of output accumulators of every kernel: the
+// assembly has a copy of its loop for each count from 1 to 8.
+const maxOutAMD64 = 8
+
+var gfni512Kernel = &kernel{
+	name:      "gfni512",
+	tableSize: 8,
+	expand:    expandAffine,
+	maxOut:    maxOutAMD64,
+	width:     1, // masked loads and stores take the last columns
+	mulRows:   mulRowsGFNI512,
+}
+
+var gfni256Kernel = &kernel{
+	name:      "gfni256",
+	tableSize: 32,
+	expand:    expandAffine4,
+	maxOut:    maxOutAMD64,
+	width:     32,
+	mulRows:   mulRowsGFNI256,
+}
+
+var avx2Kernel = &kernel{
+	name:      "avx2",
+	tableSize: 32,
+	expand:    expandNibbles,
+	maxOut:    maxOutAMD64,
+	width:     32,
+	mulRows:   mulRowsAVX2,
+}
+
+// hasGFNI reports the GFNI instructions in their legacy and VEX encodings,
+// which golang.org/x/sys/cpu does not report on its own (its HasAVX512GFNI is
+// the same CPUID bit, but only set when AVX-512 is usable). VEX encodings of
+// 256-bit GFNI need AVX, and the kernel needs AVX2 besides.
+var hasGFNI = func() bool {
+	if !cpu.X86.HasAVX2 {
+		return false
+	}
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx, _ := cpuid(7, 0)
+	return ecx&(1<<8) != 0
+}()
+
 // archKernels returns the assembly kernels this CPU can run, best first.
-func archKernels() []*kernel { return nil }
+func archKernels() []*kernel {
+	var ks []*kernel
+	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512GFNI && cpu.X86.HasBMI2 {
+		ks = append(ks, gfni512Kernel)
+	}
+	if hasGFNI {
+		ks = append(ks, gfni256Kernel)
+	}
+	if cpu.X86.HasAVX2 {
+		ks = append(ks, avx2Kernel)
+	}
+	return ks
+}
+
+// affineMatrix returns the operand of GF2P8AFFINEQB that multiplies each byte
+// by c. Multiplication by c is linear over GF(2), so it is an 8×8 bit matrix
+// whose column k is c·x^k. GF2P8AFFINEQB computes bit i of its result as the
+// parity of x AND byte 7−i of the matrix, so byte 7−i holds row i: bit k of
+// it is bit i of c·x^k.
+func affineMatrix(c byte) uint64 {
+	var m uint64
+	for k := range 8 {
+		col := gfMul(c, 1<<k)
+		for i := range 8 {
+			m |= uint64(col>>i&1) << (8*(7-i) + k)
+		}
+	}
+	return m
+}
+
+// expandAffine writes the matrix of c for gfni512, which broadcasts it to
+// every 64-bit lane with an embedded broadcast.
+func expandAffine(tab []byte, c byte) {
+	binary.LittleEndian.PutUint64(tab, affineMatrix(c))
+}
+
+// expandAffine4 writes the matrix of c four times, a full 256-bit operand:
+// VEX-encoded GF2P8AFFINEQB has no embedded broadcast.
+func expandAffine4(tab []byte, c byte) {
+	m := affineMatrix(c)
+	for i := range 4 {
+		binary.LittleEndian.PutUint64(tab[8*i:], m)
+	}
+}
+
+// expandNibbles writes the two VPSHUFB tables of c: c·i at tab[i] and
+// c·(i<<4) at tab[16+i], for i < 16.
+func expandNibbles(tab []byte, c byte) {
+	for i := range 16 {
+		tab[i] = gfMul(c, byte(i))
+		tab[16+i] = gfMul(c, byte(i<<4))
+	}
+}
+
+// checkRows panics unless the call is within the kernel contract the
+// assembly relies on: it would otherwise read or write outside the rows.
+// It costs a few comparisons per row and block.
+func checkRows(tableSize, width int, tab []byte, ins, outs [][]byte, off, n int) {
+	if len(ins) == 0 || len(outs) > maxOutAMD64 || off < 0 || n < 0 || n%width != 0 ||
+		len(tab) < len(ins)*len(outs)*tableSize {
+		panic("shamir: kernel called outside its contract")
+	}
+	for _, in := range ins {
+		if len(in)-off < n {
+			panic("shamir: kernel called outside its contract")
+		}
+	}
+	for _, out := range outs {
+		if len(out)-off < n {
+			panic("shamir: kernel called outside its contract")
+		}
+	}
+}
+
+func mulRowsGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+	checkRows(8, 1, tab, ins, outs, off, n)
+	if n > 0 && len(outs) > 0 {
+		mulGFNI512(tab, ins, outs, off, n, xor)
+	}
+}
+
+func mulRowsGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+	checkRows(32, 32, tab, ins, outs, off, n)
+	if n > 0 && len(outs) > 0 {
+		mulGFNI256(tab, ins, outs, off, n, xor)
+	}
+}
+
+func mulRowsAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+	checkRows(32, 32, tab, ins, outs, off, n)
+	if n > 0 && len(outs) > 0 {
+		mulAVX2(tab, ins, outs, off, n, xor)
+	}
+}
+
+// The assembly functions below implement kernel.mulRows for their kernel,
+// with the preconditions checkRows verifies and n > 0, 1 <= len(outs) <= 8.
+
+//go:noescape
+func mulGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+
+//go:noescape
+func mulGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+
+//go:noescape
+func mulAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+
+// cpuid executes the CPUID instruction with the given EAX and ECX inputs.
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)

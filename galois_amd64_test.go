@@ -1,0 +1,71 @@
+//go:build !purego
+
+package shamir
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// affineByte is GF2P8AFFINEQB on one byte with imm8 = 0, as the Intel SDM
+// defines it: bit i of the result is the parity of x AND byte 7−i of the
+// matrix.
+func affineByte(m uint64, x byte) byte {
+	var r byte
+	for i := range 8 {
+		row := byte(m >> (8 * (7 - i)))
+		r |= byte(bits.OnesCount8(row&x)&1) << i
+	}
+	return r
+}
+
+// TestExpansions checks the kernels' tables against the field, independently
+// of the assembly.
+func TestExpansions(t *testing.T) {
+	var tab [32]byte
+	for c := range 256 {
+		expandAffine(tab[:], byte(c))
+		m := binary.LittleEndian.Uint64(tab[:])
+		expandAffine4(tab[:], byte(c))
+		for i := range 4 {
+			if binary.LittleEndian.Uint64(tab[8*i:]) != m {
+				t.Fatalf("expandAffine4(%#x): lane %d differs from expandAffine", c, i)
+			}
+		}
+		expandNibbles(tab[:], byte(c))
+		for x := range 256 {
+			want := mulSlow(byte(c), byte(x))
+			if got := affineByte(m, byte(x)); got != want {
+				t.Fatalf("affine matrix of %#x maps %#x to %#x, want %#x", c, x, got, want)
+			}
+			if got := tab[x&15] ^ tab[16+x>>4]; got != want {
+				t.Fatalf("nibble tables of %#x map %#x to %#x, want %#x", c, x, got, want)
+			}
+		}
+	}
+}
+
+// TestArchKernels checks that the kernels offered match the CPU's features,
+// so that a detection bug cannot silently leave a kernel untested.
+func TestArchKernels(t *testing.T) {
+	has := map[string]bool{}
+	for _, k := range archKernels() {
+		has[k.name] = true
+	}
+	want := map[string]bool{
+		"gfni512": cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512GFNI && cpu.X86.HasBMI2,
+		"gfni256": cpu.X86.HasAVX2 && hasGFNI,
+		"avx2":    cpu.X86.HasAVX2,
+	}
+	for name, w := range want {
+		if has[name] != w {
+			t.Errorf("kernel %s offered: %v, want %v", name, has[name], w)
+		}
+	}
+	if cpu.X86.HasAVX512GFNI && !hasGFNI {
+		t.Errorf("CPUID reports AVX512GFNI but hasGFNI is false")
+	}
+}

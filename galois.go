@@ -112,12 +112,12 @@ type matrix struct {
 
 // newMatrix expands the row-major coefficients coef for the kernel k.
 func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
-	m := &matrix{rows: rows, cols: cols, k: k}
-	m.gtab = expandAll(genericKernel, coef)
-	if k == genericKernel {
-		m.tab = m.gtab
-	} else {
-		m.tab = expandAll(k, coef)
+	m := &matrix{rows: rows, cols: cols, k: k, tab: expandAll(k, coef)}
+	switch {
+	case k == genericKernel:
+		m.gtab = m.tab
+	case k.width > 1:
+		m.gtab = expandAll(genericKernel, coef) // for the columns k leaves
 	}
 	return m
 }

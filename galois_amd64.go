@@ -4,6 +4,7 @@ package shamir
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"golang.org/x/sys/cpu"
 )
@@ -98,14 +99,23 @@ func archKernels() []*kernel {
 // parity of x AND byte 7−i of the matrix, so byte 7−i holds row i: bit k of
 // it is bit i of c·x^k.
 func affineMatrix(c byte) uint64 {
+	// Gather the columns c·x^k as the bytes k of a word, so that bit i of
+	// byte k is entry (i, k); transpose the 8×8 bit matrix in three rounds
+	// of swapping 1×1, 2×2 and 4×4 blocks across the diagonal, so that byte
+	// i holds row i; then reverse the bytes.
 	var m uint64
+	col := c
 	for k := range 8 {
-		col := gfMul(c, 1<<k)
-		for i := range 8 {
-			m |= uint64(col>>i&1) << (8*(7-i) + k)
-		}
+		m |= uint64(col) << (8 * k)
+		col = gfMulPublic(col, 2)
 	}
-	return m
+	t := (m ^ m>>7) & 0x00aa00aa00aa00aa
+	m ^= t ^ t<<7
+	t = (m ^ m>>14) & 0x0000cccc0000cccc
+	m ^= t ^ t<<14
+	t = (m ^ m>>28) & 0x00000000f0f0f0f0
+	m ^= t ^ t<<28
+	return bits.ReverseBytes64(m)
 }
 
 // expandAffine writes the matrix of c for gfni512, which broadcasts it to
@@ -127,8 +137,8 @@ func expandAffine4(tab []byte, c byte) {
 // c·(i<<4) at tab[16+i], for i < 16.
 func expandNibbles(tab []byte, c byte) {
 	for i := range 16 {
-		tab[i] = gfMul(c, byte(i))
-		tab[16+i] = gfMul(c, byte(i<<4))
+		tab[i] = gfMulPublic(c, byte(i))
+		tab[16+i] = gfMulPublic(c, byte(i<<4))
 	}
 }
 

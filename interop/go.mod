@@ -10,6 +10,7 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.3.0 // indirect
+	golang.org/x/crypto v0.55.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )
 

@@ -9,10 +9,10 @@ import (
 )
 
 // The amd64 kernels. All three hold up to maxOut output accumulators in vector
-// registers and walk the columns one or two vectors at a time: for each step,
-// every input row is loaded once and folded into every accumulator, and each
-// output row is read (when xor is set) and written once. They differ in how
-// they multiply a vector of bytes by a constant c:
+// registers and walk the columns one, two or four vectors at a time: for each
+// step, every input row is loaded once and folded into every accumulator, and
+// each output row is read (when xor is set) and written once. They differ in
+// how they multiply a vector of bytes by a constant c:
 //
 //   - gfni512 (GFNI, AVX-512F/BW, BMI2): VGF2P8AFFINEQB with the 8×8 bit
 //     matrix of multiplication by c, broadcast to every 64-bit lane; 64 bytes

@@ -92,6 +92,17 @@ func archKernels() []*kernel {
 	return ks
 }
 
+// powers returns c·x^k for k = 0…7: c doubled k times. Every table below is
+// made of XORs of these, since multiplication by c is linear over GF(2).
+func powers(c byte) [8]byte {
+	var p [8]byte
+	for k := range p {
+		p[k] = c
+		c = c<<1 ^ poly&-(c>>7) // c·x, reduced when x^8 appears
+	}
+	return p
+}
+
 // affineMatrix returns the operand of GF2P8AFFINEQB that multiplies each byte
 // by c. Multiplication by c is linear over GF(2), so it is an 8×8 bit matrix
 // whose column k is c·x^k. GF2P8AFFINEQB computes bit i of its result as the
@@ -99,8 +110,7 @@ func archKernels() []*kernel {
 // it is bit i of c·x^k.
 func affineMatrix(c byte) uint64 {
 	var m uint64
-	for k := range 8 {
-		col := gfMul(c, 1<<k)
+	for k, col := range powers(c) {
 		for i := range 8 {
 			m |= uint64(col>>i&1) << (8*(7-i) + k)
 		}
@@ -126,9 +136,16 @@ func expandAffine4(tab []byte, c byte) {
 // expandNibbles writes the two VPSHUFB tables of c: c·i at tab[i] and
 // c·(i<<4) at tab[16+i], for i < 16.
 func expandNibbles(tab []byte, c byte) {
+	p := powers(c)
 	for i := range 16 {
-		tab[i] = gfMul(c, byte(i))
-		tab[16+i] = gfMul(c, byte(i<<4))
+		var lo, hi byte
+		for b := range 4 {
+			if i>>b&1 == 1 {
+				lo ^= p[b]
+				hi ^= p[b+4]
+			}
+		}
+		tab[i], tab[16+i] = lo, hi
 	}
 }
 

@@ -59,6 +59,34 @@ func gfInvPublic(a byte) byte {
 	return expTable[255-int(logTable[a])]
 }
 
+// powers returns c·x^k for k = 0…7: c doubled k times. Every table below is
+// made of XORs of these, since multiplication by c is linear over GF(2).
+func powers(c byte) [8]byte {
+	var p [8]byte
+	for k := range p {
+		p[k] = c
+		c = c<<1 ^ poly&-(c>>7) // c·x, reduced when x^8 appears
+	}
+	return p
+}
+
+// expandNibbles writes the split nibble tables of c used by the VPSHUFB (AVX2)
+// and TBL (NEON) kernels: c·i at tab[i] and c·(i<<4) at tab[16+i], for
+// i < 16. The product of c and a byte b is then tab[b&15] ^ tab[16+b>>4].
+func expandNibbles(tab []byte, c byte) {
+	p := powers(c)
+	for i := range 16 {
+		var lo, hi byte
+		for b := range 4 {
+			if i>>b&1 == 1 {
+				lo ^= p[b]
+				hi ^= p[b+4]
+			}
+		}
+		tab[i], tab[16+i] = lo, hi
+	}
+}
+
 // A kernel is one implementation of the engine's hot loop. Each kernel works
 // from its own expansion of the matrix coefficients (nibble tables, affine
 // matrices, ...), which only depends on the public coefficients.

@@ -10,10 +10,10 @@ import (
 )
 
 // The amd64 kernels. All three hold up to maxOut output accumulators in vector
-// registers and walk the columns one or two vectors at a time: for each step,
-// every input row is loaded once and folded into every accumulator, and each
-// output row is read (when xor is set) and written once. They differ in how
-// they multiply a vector of bytes by a constant c:
+// registers and walk the columns one, two or four vectors at a time: for each
+// step, every input row is loaded once and folded into every accumulator, and
+// each output row is read (when xor is set) and written once. They differ in
+// how they multiply a vector of bytes by a constant c:
 //
 //   - gfni512 (GFNI, AVX-512F/BW, BMI2): VGF2P8AFFINEQB with the 8×8 bit
 //     matrix of multiplication by c, broadcast to every 64-bit lane; 64 bytes
@@ -104,10 +104,8 @@ func affineMatrix(c byte) uint64 {
 	// of swapping 1×1, 2×2 and 4×4 blocks across the diagonal, so that byte
 	// i holds row i; then reverse the bytes.
 	var m uint64
-	col := c
-	for k := range 8 {
+	for k, col := range powers(c) {
 		m |= uint64(col) << (8 * k)
-		col = gfMulPublic(col, 2)
 	}
 	t := (m ^ m>>7) & 0x00aa00aa00aa00aa
 	m ^= t ^ t<<7
@@ -130,15 +128,6 @@ func expandAffine4(tab []byte, c byte) {
 	m := affineMatrix(c)
 	for i := range 4 {
 		binary.LittleEndian.PutUint64(tab[8*i:], m)
-	}
-}
-
-// expandNibbles writes the two VPSHUFB tables of c: c·i at tab[i] and
-// c·(i<<4) at tab[16+i], for i < 16.
-func expandNibbles(tab []byte, c byte) {
-	for i := range 16 {
-		tab[i] = gfMulPublic(c, byte(i))
-		tab[16+i] = gfMulPublic(c, byte(i<<4))
 	}
 }
 

@@ -11,8 +11,8 @@
 // overlapping an input row, and the table of coefficient (r, j) at
 // tab[(r*len(ins)+j)*tableSize:].
 //
-// They share one shape. The outer loop walks the columns in steps of one or
-// two vectors, [k, k+V); the inner loop walks the inputs j, loads the V bytes
+// They share one shape. The outer loop walks the columns in steps of one,
+// two or four vectors, [k, k+V); the inner loop walks the inputs j, loads the V bytes
 // x_j = ins[j][k:k+V] once and folds c(r, j)·x_j into the accumulators of
 // every output r. The invariant of the inner loop: before input j, the
 // accumulators of output r hold
@@ -24,8 +24,9 @@
 // Only bytes in [off, off+n) of a row are ever loaded or stored.
 //
 // The number of outputs N is fixed per loop: each function branches once on
-// len(outs) to one of eight copies of its loop, made by the macros below, so
-// the accumulators can be named registers.
+// len(outs) to one of eight copies of its loops, made by the macros below, so
+// the accumulators can be named registers. The macros take the labels of
+// each copy as arguments, and EACH…_N(M) macros expand M once per output.
 //
 // Register roles, common to all kernels:
 //
@@ -42,11 +43,11 @@
 //	     So the table of (r, j) is at (DI), (DI)(BX*1), (DI)(BX*2),
 //	     (DI)(DX*1), (R13), (R13)(BX*1), (R13)(BX*2), (R13)(DX*1) for
 //	     r = 0…7.
-//	AX   scratch: the base pointer of a row
+//	AX   scratch: the base pointer of a row, or the columns left
 //
 // Constant time: SI, DI, R13 and CX advance by fixed steps, so every address
 // depends only on the row pointers, off, n and the number of rows; every
-// branch tests only those and xor. The tables hold public coefficients. The
+// branch tests only those and xor, and so does gfni512's tail mask. The tables hold public coefficients. The
 // secret bytes only go through vector loads and stores, XOR, AND, shifts,
 // VPSHUFB (whose table is a register) and VGF2P8AFFINEQB, none of which takes
 // a data-dependent time.

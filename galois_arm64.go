@@ -24,19 +24,10 @@ func archKernels() []*kernel {
 var neonKernel = &kernel{
 	name:      "neon",
 	tableSize: 32,
-	expand:    expandNEON,
+	expand:    expandNibbles,
 	maxOut:    4,
 	width:     16,
 	mulRows:   mulRowsNEON,
-}
-
-// expandNEON writes the two tables of c: tab[i] = c·i and tab[16+i] = c·(i<<4)
-// for i = 0…15.
-func expandNEON(tab []byte, c byte) {
-	for i := range 16 {
-		tab[i] = gfMulPublic(c, byte(i))
-		tab[16+i] = gfMulPublic(c, byte(i<<4))
-	}
 }
 
 // mulRowsNEON checks the kernel contract, which the assembly relies on for

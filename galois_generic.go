@@ -33,10 +33,8 @@ var genericKernel = &kernel{
 
 // expandGeneric writes c·x^i for i = 0…7.
 func expandGeneric(tab []byte, c byte) {
-	for i := range 8 {
-		tab[i] = c
-		c = gfMulPublic(c, 2)
-	}
+	p := powers(c)
+	copy(tab, p[:])
 }
 
 const lanes = 0x0101010101010101 // 1 in every byte lane

@@ -15,6 +15,7 @@ import (
 // reader see ours and Vault's side by side:
 //
 //	BenchmarkSplit/gf256/1MiB_n5_t3
+//	BenchmarkSplit/gf256ssms/1MiB_n5_t3   (SplitSSMS: shares of len/3 bytes)
 //	BenchmarkSplit/vault/1MiB_n5_t3
 type benchCase struct {
 	size             int
@@ -52,10 +53,10 @@ func BenchmarkSplit(b *testing.B) {
 	impls := []struct {
 		name  string
 		split splitFunc
-	}{{"gf256", shamir.Split}, {"vault", vault.Split}}
+	}{{"gf256", shamir.Split}, {"gf256ssms", shamir.SplitSSMS}, {"vault", vault.Split}}
 	for _, c := range benchCases() {
 		for _, impl := range impls {
-			if impl.name == "vault" && !c.vault {
+			if impl.name == "vault" && !c.vault || impl.name == "gf256ssms" && c.size < 1<<20 {
 				continue
 			}
 			b.Run(impl.name+"/"+c.name(), func(b *testing.B) {
@@ -76,14 +77,18 @@ func BenchmarkCombine(b *testing.B) {
 	impls := []struct {
 		name    string
 		combine func([][]byte) ([]byte, error)
-	}{{"gf256", shamir.Combine}, {"vault", vault.Combine}}
+	}{{"gf256", shamir.Combine}, {"gf256ssms", shamir.CombineSSMS}, {"vault", vault.Combine}}
 	for _, c := range benchCases() {
 		for _, impl := range impls {
-			if impl.name == "vault" && !c.vault {
+			if impl.name == "vault" && !c.vault || impl.name == "gf256ssms" && c.size < 1<<20 {
 				continue
 			}
+			split := shamir.Split
+			if impl.name == "gf256ssms" {
+				split = shamir.SplitSSMS
+			}
 			b.Run(impl.name+"/"+c.name(), func(b *testing.B) {
-				shares, err := shamir.Split(make([]byte, c.size), c.parts, c.threshold)
+				shares, err := split(make([]byte, c.size), c.parts, c.threshold)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -104,10 +104,16 @@ func newAESCTR(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
 	return &keystream{ctr: cipher.NewCTR(block, iv[:])}
 }
 
+// zeros is the plaintext the keystream is XORed into: reading it from the
+// cache is cheaper than clearing p first, a second pass over p.
+var zeros [4096]byte
+
 // Read fills p with keystream. It never fails.
 func (s *keystream) Read(p []byte) (int, error) {
-	clear(p)
-	s.ctr.XORKeyStream(p, p)
+	for i := 0; i < len(p); i += len(zeros) {
+		n := min(len(zeros), len(p)-i)
+		s.ctr.XORKeyStream(p[i:i+n], zeros[:n])
+	}
 	return len(p), nil
 }
 

@@ -44,7 +44,8 @@ func benchCases() []benchCase {
 			cs = append(cs, benchCase{size, s.parts, s.threshold, size <= 1<<20})
 		}
 	}
-	return append(cs, benchCase{32, 255, 255, true})
+	// 64 MiB shows what -cpu 2 gains: long inputs are split over goroutines.
+	return append(cs, benchCase{32, 255, 255, true}, benchCase{64 << 20, 5, 3, false})
 }
 
 type splitFunc func([]byte, int, int) ([][]byte, error)
@@ -145,11 +146,19 @@ func BenchmarkParity(b *testing.B) {
 }
 
 // BenchmarkSplitFloor measures what Split of 1 MiB with (5,3) cannot avoid:
-// (threshold-1)·1 MiB of AES-256-CTR keystream for the random rows, and the
+// (threshold-1)·1 MiB of AES-256-CTR keystream for the random rows, the
 // multiply-adds of interpolation, (parts-threshold+1)·threshold row products,
-// here at klauspost/reedsolomon's speed (3 data rows into 3 parity rows).
+// here at klauspost/reedsolomon's speed (3 data rows into 3 parity rows), and
+// the allocation of the 5 shares it returns (Go zeroes it).
 func BenchmarkSplitFloor(b *testing.B) {
 	const size = 1 << 20
+	b.Run("alloc/5MiB", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			sink = make([]byte, 5*(size+1))
+		}
+	})
 	b.Run("aes256ctr/2MiB", func(b *testing.B) {
 		block, _ := aes.NewCipher(make([]byte, 32))
 		ctr := cipher.NewCTR(block, make([]byte, 16))
@@ -176,3 +185,5 @@ func BenchmarkSplitFloor(b *testing.B) {
 		}
 	})
 }
+
+var sink []byte

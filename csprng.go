@@ -19,22 +19,37 @@ import (
 // a fraction of AES-NI's speed; Split of a large secret needs
 // (threshold-1)·len(secret) random bytes.
 //
-// Each call that needs randomness is one request. A request takes a generator
-// from a pool and gets its own AES-256-CTR stream under the generator's key,
-// from counter zero; the first 32 bytes of that stream become the generator's
-// next key before any output is produced (fast key erasure). So every key is
-// used for exactly one stream, no (key, counter) pair repeats, and a later
-// compromise of a generator's state reveals nothing of earlier requests: the
-// key that produced them is gone. Go cannot promise that a discarded key's
-// memory is overwritten; the generator clears what it owns.
+// The generators are fast-key-erasure generators (after Bernstein, 2017). A
+// generator holds a key and a buffer of keystream not yet handed out. To
+// refill the buffer it runs the stream under its key from counter zero: the
+// first 32 bytes become its next key, before anything else, and the rest fill
+// the buffer; bytes are erased from the buffer as they are handed out. So
+// every key is used for exactly one stream, no (key, counter) pair repeats,
+// and a later compromise of a generator's state reveals nothing it has
+// already handed out. Go cannot promise that a discarded key's memory is
+// overwritten (the cipher's expanded key is the standard library's); the
+// generator clears what it owns.
+//
+// Each call that needs randomness is one request. A request takes a
+// generator from a pool and serves small reads (x coordinates, a key, the
+// coefficients of a short secret) from its buffer, which spares a cipher set-up
+// per call; its first large read instead draws a 32-byte key from the
+// generator for a stream of the request's own, and gives the generator back.
 
-// A generator holds the key for its next request.
+// A generator is one fast-key-erasure generator. It is not safe for
+// concurrent use; the pool hands each to one request at a time.
 type generator struct {
 	key [32]byte
+	buf [smallRead]byte
+	pos int // buf[pos:] is not handed out yet
 }
 
+// smallRead is the largest read a request serves from its generator's
+// buffer.
+const smallRead = 1024
+
 var generators = sync.Pool{New: func() any {
-	g := new(generator)
+	g := &generator{pos: smallRead}
 	if _, err := io.ReadFull(rand.Reader, g.key[:]); err != nil {
 		// crypto/rand.Read never fails on supported platforms (Go 1.24+
 		// crashes the program instead), and a generator without a key must
@@ -44,37 +59,75 @@ var generators = sync.Pool{New: func() any {
 	return g
 }}
 
+// read fills p with the generator's output.
+func (g *generator) read(p []byte) {
+	for len(p) > 0 {
+		if g.pos == len(g.buf) {
+			s := newKeystream(&g.key)
+			s.Read(g.key[:]) // the next key, first
+			s.Read(g.buf[:])
+			g.pos = 0
+		}
+		n := copy(p, g.buf[g.pos:])
+		clear(g.buf[g.pos : g.pos+n])
+		g.pos += n
+		p = p[n:]
+	}
+}
+
 // systemReader is crypto/rand.Reader as the program started. Tests that make
 // crypto/rand deterministic (testing/cryptotest.SetGlobalRandom) replace
 // rand.Reader; then every request is keyed from it directly, so that the
 // package's output becomes as deterministic as crypto/rand's.
 var systemReader = rand.Reader
 
-// newRandom returns the stream of one request, as an io.Reader for the
-// routines that draw from it. The stream must not be shared between
-// goroutines.
-func newRandom() io.Reader {
+// A request is the randomness of one call, read as an io.Reader. It must not
+// be shared between goroutines. Call release when done with it.
+type request struct {
+	g   *generator // nil once the request has a stream or was released
+	s   *keystream
+	err error
+}
+
+// newRandom starts a request.
+func newRandom() *request {
 	if rand.Reader != systemReader {
 		var key [32]byte
 		if _, err := io.ReadFull(rand.Reader, key[:]); err != nil {
-			return errReader{err}
+			return &request{err: err}
 		}
-		g := generator{key: key}
-		clear(key[:])
-		return g.begin()
+		defer clear(key[:])
+		return &request{s: newKeystream(&key)}
 	}
-	g := generators.Get().(*generator)
-	s := g.begin()
-	generators.Put(g)
-	return s
+	return &request{g: generators.Get().(*generator)}
 }
 
-// begin starts a request: it returns the stream under g.key from counter
-// zero, after replacing g.key with the stream's first 32 bytes.
-func (g *generator) begin() *keystream {
-	s := newKeystream(&g.key)
-	s.Read(g.key[:])
-	return s
+// Read fills p with random bytes. It fails only if crypto/rand did.
+func (r *request) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.s == nil {
+		if len(p) <= smallRead {
+			r.g.read(p)
+			return len(p), nil
+		}
+		var key [32]byte
+		r.g.read(key[:])
+		r.s = newKeystream(&key)
+		clear(key[:])
+		r.release()
+	}
+	return r.s.Read(p)
+}
+
+// release gives the request's generator back to the pool. A request that is
+// not released only costs the pool a generator.
+func (r *request) release() {
+	if r.g != nil {
+		generators.Put(r.g)
+		r.g = nil
+	}
 }
 
 // A keystream is an io.Reader of a stream cipher's keystream.
@@ -116,7 +169,3 @@ func (s *keystream) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) { return 0, r.err }

@@ -44,9 +44,9 @@ func TestKeystreamNIST(t *testing.T) {
 	}
 }
 
-// TestKeyErasure checks that a request's output is the keystream under the
-// generator's key after its first 32 bytes, and that those 32 bytes become
-// the next key.
+// TestKeyErasure checks the generator: its output is the keystream under its
+// key after the first 32 bytes, those 32 bytes become its next key, and the
+// bytes it hands out are erased from its buffer.
 func TestKeyErasure(t *testing.T) {
 	t.Run("aes", func(t *testing.T) { testKeyErasure(t, true) })
 	t.Run("chacha20", func(t *testing.T) { testKeyErasure(t, false) })
@@ -57,35 +57,63 @@ func testKeyErasure(t *testing.T, aes bool) {
 	hasAESHardware = aes
 	var key [32]byte
 	copy(key[:], "fast key erasure test key 32 byt")
-	raw := make([]byte, 32+100)
+	raw := make([]byte, 32+smallRead)
 	newKeystream(&key).Read(raw)
 	var zero [16]byte
 	if aes {
 		// The stream is AES-256-CTR from counter zero.
 		block := make([]byte, 16)
-		ref := newAESCTR(&key, &zero)
-		ref.Read(block)
+		newAESCTR(&key, &zero).Read(block)
 		if !bytes.Equal(block, raw[:16]) {
 			t.Fatal("the keystream is not AES-256-CTR from counter zero")
 		}
 	}
 
-	g := generator{key: key}
+	g := generator{key: key, pos: smallRead}
 	out := make([]byte, 100)
-	g.begin().Read(out)
-	if !bytes.Equal(out, raw[32:]) {
-		t.Fatal("request output is not the keystream after the next key")
+	g.read(out)
+	if !bytes.Equal(out, raw[32:132]) {
+		t.Fatal("the output is not the keystream after the next key")
 	}
 	if !bytes.Equal(g.key[:], raw[:32]) {
-		t.Fatal("the generator's next key is not the keystream's first 32 bytes")
+		t.Fatal("the next key is not the keystream's first 32 bytes")
 	}
-	if bytes.Equal(g.key[:], key[:]) {
-		t.Fatal("the key was not replaced")
+	if !bytes.Equal(g.buf[:100], make([]byte, 100)) {
+		t.Fatal("bytes handed out are still in the buffer")
 	}
-	out2 := make([]byte, 100)
-	g.begin().Read(out2)
-	if bytes.Equal(out, out2) {
-		t.Fatal("two requests gave the same output")
+	// Reading past the buffer refills it under the next key.
+	rest := make([]byte, smallRead)
+	g.read(rest)
+	if !bytes.Equal(rest[:smallRead-100], raw[132:]) {
+		t.Fatal("the buffer was not read to its end")
+	}
+	next := make([]byte, 32+100)
+	newKeystream((*[32]byte)(raw[:32])).Read(next)
+	if !bytes.Equal(rest[smallRead-100:], next[32:]) {
+		t.Fatal("the refill is not the keystream under the next key")
+	}
+	if bytes.Equal(g.key[:], raw[:32]) {
+		t.Fatal("the key was not replaced at the refill")
+	}
+}
+
+// TestRequestLargeReads checks that a request's large reads come from a
+// stream of its own, and that requests never repeat each other.
+func TestRequestLargeReads(t *testing.T) {
+	a, b := newRandom(), newRandom()
+	defer a.release()
+	defer b.release()
+	small := make([]byte, 40)
+	big := make([]byte, 3*smallRead)
+	big2 := make([]byte, 3*smallRead)
+	io.ReadFull(a, small)
+	io.ReadFull(a, big)
+	io.ReadFull(b, big2)
+	if bytes.Equal(big, big2) || bytes.Equal(big[:40], small) {
+		t.Fatal("requests repeated output")
+	}
+	if a.g != nil {
+		t.Fatal("a request with its own stream still holds a generator")
 	}
 }
 

@@ -5,6 +5,7 @@ package shamir
 import (
 	"encoding/binary"
 	"math/bits"
+	"sync"
 
 	"golang.org/x/sys/cpu"
 )
@@ -116,16 +117,27 @@ func affineMatrix(c byte) uint64 {
 	return bits.ReverseBytes64(m)
 }
 
+// affineMatrices holds affineMatrix(c) for every c, computed on first use:
+// a short secret's Split or Combine needs a few matrices and little else. It
+// is indexed by coefficients, which are public.
+var affineMatrices = sync.OnceValue(func() *[256]uint64 {
+	var t [256]uint64
+	for c := range t {
+		t[c] = affineMatrix(byte(c))
+	}
+	return &t
+})
+
 // expandAffine writes the matrix of c for gfni512, which broadcasts it to
 // every 64-bit lane with an embedded broadcast.
 func expandAffine(tab []byte, c byte) {
-	binary.LittleEndian.PutUint64(tab, affineMatrix(c))
+	binary.LittleEndian.PutUint64(tab, affineMatrices()[c])
 }
 
 // expandAffine4 writes the matrix of c four times, a full 256-bit operand:
 // VEX-encoded GF2P8AFFINEQB has no embedded broadcast.
 func expandAffine4(tab []byte, c byte) {
-	m := affineMatrix(c)
+	m := affineMatrices()[c]
 	for i := range 4 {
 		binary.LittleEndian.PutUint64(tab[8*i:], m)
 	}

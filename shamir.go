@@ -40,7 +40,9 @@ var (
 // the package's AES-256-CTR generator keyed from crypto/rand. The shares are
 // byte-compatible with github.com/hashicorp/vault/shamir in both directions.
 func Split(secret []byte, parts, threshold int) ([][]byte, error) {
-	return split(secret, parts, threshold, newRandom())
+	r := newRandom()
+	defer r.release()
+	return split(secret, parts, threshold, r)
 }
 
 func checkSplit(secret []byte, parts, threshold int) error {
@@ -82,8 +84,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if err := checkSplit(secret, parts, threshold); err != nil {
 		return nil, err
 	}
-	xs, err := randomXs(rng, parts)
-	if err != nil {
+	var xsBuf [255]byte
+	xs := xsBuf[:parts]
+	if err := randomXs(rng, xs); err != nil {
 		return nil, err
 	}
 	n, t := len(secret), threshold
@@ -98,8 +101,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 
 	sp := &splitter{secret: secret, shares: shares, t: t}
 	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
-		known := append([]byte{0}, xs[:t-1]...)
-		sp.m = newMatrix(active, lagrange(known, xs[t-1:]), parts-t+1, t)
+		var known [255]byte // 0, then the first t−1 x coordinates
+		copy(known[1:], xs[:t-1])
+		sp.m = newMatrix(active, lagrange(known[:t], xs[t-1:]), parts-t+1, t)
 		sp.outRows = shares[t-1:]
 	} else {
 		sp.m = newMatrix(active, vandermonde(xs, t), parts, t)
@@ -183,24 +187,21 @@ func (sp *splitter) run(lo, hi int, rng io.Reader, ins, outs [][]byte, scratch [
 	return nil
 }
 
-// randomXs returns parts distinct x coordinates, uniform over 1…255: the
-// first parts entries of a Fisher–Yates shuffle of 1…255, with each index
+// randomXs fills xs with distinct x coordinates, uniform over 1…255: the
+// first len(xs) entries of a Fisher–Yates shuffle of 1…255, with each index
 // drawn by rejection sampling, so there is no modulo bias. The x coordinates
 // are public, so the data-dependent loop is no leak.
-func randomXs(rng io.Reader, parts int) ([]byte, error) {
-	var perm [255]byte
-	for i := range perm {
-		perm[i] = byte(i + 1)
-	}
+func randomXs(rng io.Reader, xs []byte) error {
+	perm := oneTo255
 	var buf [64]byte
 	pos := len(buf)
-	for i := range parts {
+	for i := range xs {
 		k := len(perm) - i   // draw j uniformly from [i, 255)
 		limit := 256 - 256%k // the largest multiple of k that fits a byte
 		for {
 			if pos == len(buf) {
 				if _, err := io.ReadFull(rng, buf[:]); err != nil {
-					return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+					return fmt.Errorf("shamir: reading randomness: %w", err)
 				}
 				pos = 0
 			}
@@ -213,8 +214,17 @@ func randomXs(rng io.Reader, parts int) ([]byte, error) {
 			}
 		}
 	}
-	return append([]byte(nil), perm[:parts]...), nil
+	copy(xs, perm[:])
+	return nil
 }
+
+// oneTo255 holds 1…255, the x coordinates to shuffle.
+var oneTo255 = func() (p [255]byte) {
+	for i := range p {
+		p[i] = byte(i + 1)
+	}
+	return p
+}()
 
 // vandermonde returns the len(xs)×t matrix whose row i is 1, x_i, …, x_i^(t−1):
 // it maps a polynomial's coefficients to its values at xs.
@@ -241,7 +251,8 @@ func vandermonde(xs []byte, t int) []byte {
 // in GF(2^8), subtraction is XOR. All the points are public.
 func lagrange(known, targets []byte) []byte {
 	t := len(known)
-	invD := make([]byte, t)
+	var invDBuf [255]byte
+	invD := invDBuf[:t]
 	for j, xj := range known {
 		d := byte(1)
 		for m, xm := range known {

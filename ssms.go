@@ -198,7 +198,9 @@ func checkSSMS(parts, threshold int) error {
 // The shares are those NewSplitWriter writes; either may be read by
 // CombineSSMS or NewCombineReader.
 func SplitSSMS(secret []byte, parts, threshold int) ([][]byte, error) {
-	return splitSSMS(secret, parts, threshold, defaultChunkSize, defaultAEAD(), newRandom())
+	r := newRandom()
+	defer r.release()
+	return splitSSMS(secret, parts, threshold, defaultChunkSize, defaultAEAD(), r)
 }
 
 // splitSSMS is SplitSSMS with the chunk size, the AEAD and the randomness

@@ -21,7 +21,9 @@ import (
 // underlying writers. After an error from an underlying writer, every call
 // returns that error and the shares are incomplete.
 func NewSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
-	return newSplitWriter(shares, threshold, defaultChunkSize, defaultAEAD(), newRandom())
+	r := newRandom()
+	defer r.release() // the writer draws all its randomness as it starts
+	return newSplitWriter(shares, threshold, defaultChunkSize, defaultAEAD(), r)
 }
 
 func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, rng io.Reader) (*splitWriter, error) {

@@ -30,7 +30,8 @@
 // rests on the AEAD) and reveals the secret's length.
 //
 // All randomness comes from AES-256-CTR keyed from crypto/rand, with fast key
-// erasure (see docs/SECURITY.md). There is no way to pass a random source:
+// erasure (ChaCha20 where the CPU has no AES instructions, and in purego
+// builds; see docs/SECURITY.md). There is no way to pass a random source:
 // as in Go's own crypto packages since Go 1.26, tests that need
 // determinism use testing/cryptotest.SetGlobalRandom, which this package
 // honours.

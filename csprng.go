@@ -40,16 +40,19 @@ import (
 // concurrent use; the pool hands each to one request at a time.
 type generator struct {
 	key [32]byte
-	buf [smallRead]byte
+	buf [1024]byte
 	pos int // buf[pos:] is not handed out yet
 }
 
 // smallRead is the largest read a request serves from its generator's
-// buffer.
-const smallRead = 1024
+// buffer: a key, x coordinates, the coefficients of a secret of a few dozen
+// bytes. A larger read pays for a cipher of its own once, which then serves
+// the rest of the request.
+const smallRead = 128
 
 var generators = sync.Pool{New: func() any {
-	g := &generator{pos: smallRead}
+	g := new(generator)
+	g.pos = len(g.buf)
 	if _, err := io.ReadFull(rand.Reader, g.key[:]); err != nil {
 		// crypto/rand.Read never fails on supported platforms (Go 1.24+
 		// crashes the program instead), and a generator without a key must

@@ -57,7 +57,9 @@ func testKeyErasure(t *testing.T, aes bool) {
 	hasAESHardware = aes
 	var key [32]byte
 	copy(key[:], "fast key erasure test key 32 byt")
-	raw := make([]byte, 32+smallRead)
+	g := generator{key: key}
+	g.pos = len(g.buf)
+	raw := make([]byte, 32+len(g.buf))
 	newKeystream(&key).Read(raw)
 	var zero [16]byte
 	if aes {
@@ -69,7 +71,6 @@ func testKeyErasure(t *testing.T, aes bool) {
 		}
 	}
 
-	g := generator{key: key, pos: smallRead}
 	out := make([]byte, 100)
 	g.read(out)
 	if !bytes.Equal(out, raw[32:132]) {
@@ -82,14 +83,14 @@ func testKeyErasure(t *testing.T, aes bool) {
 		t.Fatal("bytes handed out are still in the buffer")
 	}
 	// Reading past the buffer refills it under the next key.
-	rest := make([]byte, smallRead)
+	rest := make([]byte, len(g.buf))
 	g.read(rest)
-	if !bytes.Equal(rest[:smallRead-100], raw[132:]) {
+	if !bytes.Equal(rest[:len(g.buf)-100], raw[132:]) {
 		t.Fatal("the buffer was not read to its end")
 	}
 	next := make([]byte, 32+100)
 	newKeystream((*[32]byte)(raw[:32])).Read(next)
-	if !bytes.Equal(rest[smallRead-100:], next[32:]) {
+	if !bytes.Equal(rest[len(g.buf)-100:], next[32:]) {
 		t.Fatal("the refill is not the keystream under the next key")
 	}
 	if bytes.Equal(g.key[:], raw[:32]) {

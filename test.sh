@@ -82,4 +82,7 @@ done
 step "interop: against github.com/hashicorp/vault/shamir"
 (cd interop && go test -count=1 ./...)
 
+step "interop, -tags purego: the portable kernel against Vault's package"
+(cd interop && go test -tags purego -count=1 ./...)
+
 step "all passed"

@@ -36,12 +36,18 @@ import (
 // per call; its first large read instead draws a 32-byte key from the
 // generator for a stream of the request's own, and gives the generator back.
 
-// A generator is one fast-key-erasure generator. It is not safe for
-// concurrent use; the pool hands each to one request at a time.
+// A generator is one fast-key-erasure generator, and the state of the
+// request it serves. It is not safe for concurrent use; the pool hands each
+// to one request at a time.
 type generator struct {
 	key [32]byte
 	buf [1024]byte
 	pos int // buf[pos:] is not handed out yet
+
+	// The request the generator serves.
+	stream *keystream // the request's own stream, after its first large read
+	err    error      // why the request has no randomness
+	pooled bool
 }
 
 // smallRead is the largest read a request serves from its generator's
@@ -51,7 +57,7 @@ type generator struct {
 const smallRead = 128
 
 var generators = sync.Pool{New: func() any {
-	g := new(generator)
+	g := &generator{pooled: true}
 	g.pos = len(g.buf)
 	if _, err := io.ReadFull(rand.Reader, g.key[:]); err != nil {
 		// crypto/rand.Read never fails on supported platforms (Go 1.24+
@@ -84,52 +90,48 @@ func (g *generator) read(p []byte) {
 // package's output becomes as deterministic as crypto/rand's.
 var systemReader = rand.Reader
 
-// A request is the randomness of one call, read as an io.Reader. It must not
-// be shared between goroutines. Call release when done with it.
-type request struct {
-	g   *generator // nil once the request has a stream or was released
-	s   *keystream
-	err error
-}
-
-// newRandom starts a request.
-func newRandom() *request {
+// newRandom starts a request: the generator it returns is the request's
+// until release. It must not be shared between goroutines.
+func newRandom() *generator {
 	if rand.Reader != systemReader {
+		g := new(generator)
 		var key [32]byte
 		if _, err := io.ReadFull(rand.Reader, key[:]); err != nil {
-			return &request{err: err}
+			g.err = err
+			return g
 		}
 		defer clear(key[:])
-		return &request{s: newKeystream(&key)}
+		g.stream = newKeystream(&key)
+		return g
 	}
-	return &request{g: generators.Get().(*generator)}
+	return generators.Get().(*generator)
 }
 
-// Read fills p with random bytes. It fails only if crypto/rand did.
-func (r *request) Read(p []byte) (int, error) {
-	if r.err != nil {
-		return 0, r.err
+// Read fills p with the request's random bytes. It fails only if crypto/rand
+// did.
+func (g *generator) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
 	}
-	if r.s == nil {
+	if g.stream == nil {
 		if len(p) <= smallRead {
-			r.g.read(p)
+			g.read(p)
 			return len(p), nil
 		}
 		var key [32]byte
-		r.g.read(key[:])
-		r.s = newKeystream(&key)
+		g.read(key[:])
+		g.stream = newKeystream(&key)
 		clear(key[:])
-		r.release()
 	}
-	return r.s.Read(p)
+	return g.stream.Read(p)
 }
 
-// release gives the request's generator back to the pool. A request that is
-// not released only costs the pool a generator.
-func (r *request) release() {
-	if r.g != nil {
-		generators.Put(r.g)
-		r.g = nil
+// release ends the request and gives the generator back to the pool. A
+// request that is not released only costs the pool a generator.
+func (g *generator) release() {
+	g.stream = nil
+	if g.pooled {
+		generators.Put(g)
 	}
 }
 

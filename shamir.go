@@ -99,7 +99,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		shares[i][n] = xs[i]
 	}
 
-	sp := &splitter{secret: secret, shares: shares, t: t}
+	sp := splitter{secret: secret, shares: shares, t: t}
 	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
 		var known [255]byte // 0, then the first t−1 x coordinates
 		copy(known[1:], xs[:t-1])
@@ -112,28 +112,28 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	}
 
 	if n <= parallelChunk {
-		run, done := sp.worker()
-		defer done()
-		if err := run(0, n, rng); err != nil {
+		w := sp.worker()
+		defer w.done()
+		if err := w.run(0, n, rng); err != nil {
 			return nil, err
 		}
 		return shares, nil
 	}
 	// A long secret is split in chunks, possibly in parallel. Each chunk
-	// draws its random rows from its own keystream, keyed from rng
-	// in chunk order, so the shares do not depend on the goroutines'
-	// schedule, only on rng.
+	// draws its random rows from its own keystream, keyed from rng in chunk
+	// order, so the shares do not depend on the goroutines' schedule, only
+	// on rng.
 	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
 	defer clear(keys)
 	if _, err := io.ReadFull(rng, keys); err != nil {
 		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
 	}
 	forChunks(n, func() (func(i, lo, hi int), func()) {
-		run, done := sp.worker()
+		w := sp.worker()
 		return func(i, lo, hi int) {
 			key := (*[32]byte)(keys[i*32:])
-			run(lo, hi, newKeystream(key)) // a keystream never fails
-		}, done
+			w.run(lo, hi, newKeystream(key)) // a keystream never fails
+		}, w.done
 	})
 	return shares, nil
 }
@@ -148,30 +148,36 @@ type splitter struct {
 	evaluate bool     // the random rows are coefficients in scratch, not shares
 }
 
-// worker returns a function run that fills the shares' y bytes in [lo, hi),
-// one block at a time, drawing each block's random rows from rng just before
-// they are used, and a function done to call when the worker is no longer
-// needed. Each goroutine needs its own worker: it holds the scratch.
-func (sp *splitter) worker() (run func(lo, hi int, rng io.Reader) error, done func()) {
-	t := sp.t
-	ins := make([][]byte, t)
-	outs := make([][]byte, len(sp.outRows))
-	var scratch []byte
-	if sp.evaluate {
-		scratch = make([]byte, (t-1)*min(len(sp.secret), blockSize))
-	}
-	done = func() { clear(scratch) } // coefficients and one share give away the secret
-	return func(lo, hi int, rng io.Reader) error { return sp.run(lo, hi, rng, ins, outs, scratch) }, done
+// A splitWorker is what one goroutine needs to run a splitter: the row
+// headers of a block, and the scratch for the coefficients.
+type splitWorker struct {
+	sp        splitter
+	ins, outs [][]byte
+	scratch   []byte
 }
 
-func (sp *splitter) run(lo, hi int, rng io.Reader, ins, outs [][]byte, scratch []byte) error {
-	t := sp.t
+func (sp splitter) worker() splitWorker {
+	rows := make([][]byte, sp.t+len(sp.outRows))
+	w := splitWorker{sp: sp, ins: rows[:sp.t], outs: rows[sp.t:]}
+	if sp.evaluate {
+		w.scratch = make([]byte, (sp.t-1)*min(len(sp.secret), blockSize))
+	}
+	return w
+}
+
+// done clears the scratch: coefficients and one share give away the secret.
+func (w splitWorker) done() { clear(w.scratch) }
+
+// run fills the shares' y bytes in [lo, hi), one block at a time, drawing
+// each block's random rows from rng just before they are used.
+func (w *splitWorker) run(lo, hi int, rng io.Reader) error {
+	sp, ins, outs := &w.sp, w.ins, w.outs
 	for off := lo; off < hi; off += blockSize {
 		bn := min(blockSize, hi-off)
 		ins[0] = sp.secret[off : off+bn]
-		for j := 1; j < t; j++ {
+		for j := 1; j < sp.t; j++ {
 			if sp.evaluate {
-				ins[j] = scratch[(j-1)*bn : j*bn]
+				ins[j] = w.scratch[(j-1)*bn : j*bn]
 			} else {
 				ins[j] = sp.shares[j-1][off : off+bn]
 			}

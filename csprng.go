@@ -41,7 +41,7 @@ import (
 // to one request at a time.
 type generator struct {
 	key [32]byte
-	buf [1024]byte
+	buf [4096]byte
 	pos int // buf[pos:] is not handed out yet
 
 	// The request the generator serves.

@@ -136,22 +136,35 @@ type matrix struct {
 	k          *kernel
 	tab        []byte // k's expansion, row-major
 	gtab       []byte // the portable expansion, for columns k cannot take
+
+	// small holds the expansions of small matrices (a short secret's Split
+	// or Combine), sparing an allocation.
+	small [128]byte
 }
 
 // newMatrix expands the row-major coefficients coef for the kernel k.
 func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
-	m := &matrix{rows: rows, cols: cols, k: k, tab: expandAll(k, coef)}
+	m := &matrix{rows: rows, cols: cols, k: k}
+	size, gsize := len(coef)*k.tableSize, 0
+	if k != genericKernel && k.width > 1 {
+		gsize = len(coef) * genericKernel.tableSize // for the columns k leaves
+	}
+	store := m.small[:]
+	if size+gsize > len(store) {
+		store = make([]byte, size+gsize)
+	}
+	m.tab = expandAll(store[:size], k, coef)
 	switch {
 	case k == genericKernel:
 		m.gtab = m.tab
-	case k.width > 1:
-		m.gtab = expandAll(genericKernel, coef) // for the columns k leaves
+	case gsize > 0:
+		m.gtab = expandAll(store[size:size+gsize], genericKernel, coef)
 	}
 	return m
 }
 
-func expandAll(k *kernel, coef []byte) []byte {
-	tab := make([]byte, len(coef)*k.tableSize)
+// expandAll writes k's expansion of every coefficient to tab.
+func expandAll(tab []byte, k *kernel, coef []byte) []byte {
 	for i, c := range coef {
 		k.expand(tab[i*k.tableSize:], c)
 	}

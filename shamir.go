@@ -103,10 +103,12 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
 		var known [255]byte // 0, then the first t−1 x coordinates
 		copy(known[1:], xs[:t-1])
-		sp.m = newMatrix(active, lagrange(known[:t], xs[t-1:]), parts-t+1, t)
+		var coef [64]byte // enough for small schemes, such as 5 of 3
+		sp.m = newMatrix(active, lagrange(coef[:0], known[:t], xs[t-1:]), parts-t+1, t)
 		sp.outRows = shares[t-1:]
 	} else {
-		sp.m = newMatrix(active, vandermonde(xs, t), parts, t)
+		var coef [64]byte
+		sp.m = newMatrix(active, vandermonde(coef[:0], xs, t), parts, t)
 		sp.outRows = shares
 		sp.evaluate = true
 	}
@@ -232,21 +234,21 @@ var oneTo255 = func() (p [255]byte) {
 	return p
 }()
 
-// vandermonde returns the len(xs)×t matrix whose row i is 1, x_i, …, x_i^(t−1):
-// it maps a polynomial's coefficients to its values at xs.
-func vandermonde(xs []byte, t int) []byte {
-	m := make([]byte, len(xs)*t)
-	for i, x := range xs {
+// vandermonde appends to dst the len(xs)×t matrix whose row i is
+// 1, x_i, …, x_i^(t−1): it maps a polynomial's coefficients to its values at
+// xs.
+func vandermonde(dst, xs []byte, t int) []byte {
+	for _, x := range xs {
 		p := byte(1)
-		for j := range t {
-			m[i*t+j] = p
+		for range t {
+			dst = append(dst, p)
 			p = gfMulPublic(p, x)
 		}
 	}
-	return m
+	return dst
 }
 
-// lagrange returns the len(targets)×len(known) matrix that maps the values of
+// lagrange appends to dst the len(targets)×len(known) matrix that maps the values of
 // a polynomial of degree < len(known) at the distinct points known to its
 // values at targets, none of which may be in known:
 //
@@ -255,7 +257,7 @@ func vandermonde(xs []byte, t int) []byte {
 //
 // with N_i = Π_m (targets[i] − known[m]) and D_j = Π_{m≠j} (known[j] − known[m]);
 // in GF(2^8), subtraction is XOR. All the points are public.
-func lagrange(known, targets []byte) []byte {
+func lagrange(dst, known, targets []byte) []byte {
 	t := len(known)
 	var invDBuf [255]byte
 	invD := invDBuf[:t]
@@ -268,17 +270,16 @@ func lagrange(known, targets []byte) []byte {
 		}
 		invD[j] = gfInvPublic(d)
 	}
-	out := make([]byte, len(targets)*t)
-	for i, x := range targets {
+	for _, x := range targets {
 		num := byte(1)
 		for _, xm := range known {
 			num = gfMulPublic(num, x^xm)
 		}
 		for j, xj := range known {
-			out[i*t+j] = gfMulPublic(num, gfMulPublic(gfInvPublic(x^xj), invD[j]))
+			dst = append(dst, gfMulPublic(num, gfMulPublic(gfInvPublic(x^xj), invD[j])))
 		}
 	}
-	return out
+	return dst
 }
 
 // lagrangeAtZero returns the weights w_j with p(0) = Σ_j w_j·p(xs[j]) for

@@ -376,7 +376,7 @@ func (c *combiner) checkKeyShares(sub []*shareIn) {
 		targets[i] = s.hdr.x
 		want[i] = buf[i*keySize : (i+1)*keySize]
 	}
-	newMatrix(active, lagrange(known, targets), len(others), t).apply(ys, want, 0, keySize, false)
+	newMatrix(active, lagrange(nil, known, targets), len(others), t).apply(ys, want, 0, keySize, false)
 	for i, s := range others {
 		if !bytes.Equal(want[i], s.hdr.keyShare[:]) {
 			c.bad(s, ErrShareInconsistent)

@@ -138,7 +138,7 @@ func sharesAt(xs []byte, coef [][]byte, shares [][]byte) {
 		ys[i] = shares[i][:n]
 		shares[i][n] = xs[i]
 	}
-	newMatrix(genericKernel, vandermonde(xs, len(coef)), len(xs), len(coef)).apply(coef, ys, 0, n, false)
+	newMatrix(genericKernel, vandermonde(nil, xs, len(coef)), len(xs), len(coef)).apply(coef, ys, 0, n, false)
 }
 
 // shareTarget prepares m shares of a size-byte secret with threshold th at

@@ -205,7 +205,7 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 				goodX = append(goodX, xs[i])
 			}
 		}
-		check = newMatrix(active, lagrange(goodX[:t], goodX[t:]), len(good)-t, t)
+		check = newMatrix(active, lagrange(nil, goodX[:t], goodX[t:]), len(good)-t, t)
 	}
 	update()
 

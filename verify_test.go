@@ -265,7 +265,7 @@ func consistentWithout(parts [][]byte, t int, skip []bool) bool {
 		xs[j] = use[j][n]
 	}
 	for _, p := range use[t:] {
-		l := lagrange(xs, []byte{p[n]})
+		l := lagrange(nil, xs, []byte{p[n]})
 		for k := range n {
 			var v byte
 			for j := range t {

@@ -32,9 +32,10 @@ import (
 //
 // Each call that needs randomness is one request. A request takes a
 // generator from a pool and serves small reads (x coordinates, a key, the
-// coefficients of a short secret) from its buffer, which spares a cipher set-up
-// per call; its first large read instead draws a 32-byte key from the
-// generator for a stream of the request's own, and gives the generator back.
+// coefficients of a short secret) from its buffer, which spares a cipher
+// set-up per call; its first large read instead draws a 32-byte key from the
+// generator for a stream of the request's own, which serves the rest. The
+// request gives the generator back when it ends.
 
 // A generator is one fast-key-erasure generator, and the state of the
 // request it serves. It is not safe for concurrent use; the pool hands each

@@ -77,14 +77,7 @@ func runCombine(args []string) error {
 	boolFlag(fs, &quiet, "q", "quiet")
 	valueFlag(fs, format, "format")
 	valueFlag(fs, encode, "encode")
-	args, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if threshold != 0 && (threshold < 2 || threshold > 255) {
-		return usagef("-t %d: the threshold is between 2 and 255", threshold)
-	}
-	set, err := gatherShares(args, format.val)
+	set, err := parseShareArgs(fs, args, &threshold, format)
 	if err != nil {
 		return err
 	}

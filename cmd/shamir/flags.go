@@ -101,3 +101,16 @@ func valueFlag(fs *flag.FlagSet, v flag.Value, names ...string) {
 		fs.Var(v, n, "")
 	}
 }
+
+// parseShareArgs parses the flags of a command that reads shares (combine,
+// verify), checks -t and gathers the shares its arguments name.
+func parseShareArgs(fs *flag.FlagSet, args []string, threshold *int, format *choice) (*shareSet, error) {
+	args, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if t := *threshold; t != 0 && (t < 2 || t > 255) {
+		return nil, usagef("-t %d: the threshold is between 2 and 255", t)
+	}
+	return gatherShares(args, format.val)
+}

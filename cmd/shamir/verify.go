@@ -50,14 +50,7 @@ func runVerify(args []string) error {
 	intFlag(fs, &threshold, "t", "threshold")
 	boolFlag(fs, &quiet, "q", "quiet")
 	valueFlag(fs, format, "format")
-	args, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if threshold != 0 && (threshold < 2 || threshold > 255) {
-		return usagef("-t %d: the threshold is between 2 and 255", threshold)
-	}
-	set, err := gatherShares(args, format.val)
+	set, err := parseShareArgs(fs, args, &threshold, format)
 	if err != nil {
 		return err
 	}

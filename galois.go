@@ -1,5 +1,10 @@
 package shamir
 
+import (
+	"encoding/binary"
+	"sync"
+)
+
 // This file holds the field GF(2^8) and the engine built on it: every
 // operation of the package is a matrix of public field constants applied to
 // rows of secret bytes, and matrix.apply is the only loop over those bytes.
@@ -70,10 +75,24 @@ func powers(c byte) [8]byte {
 	return p
 }
 
-// expandNibbles writes the split nibble tables of c used by the VPSHUFB (AVX2)
-// and TBL (NEON) kernels: c·i at tab[i] and c·(i<<4) at tab[16+i], for
-// i < 16. The product of c and a byte b is then tab[b&15] ^ tab[16+b>>4].
-func expandNibbles(tab []byte, c byte) {
+// nibbleTables holds the split nibble tables used by the VPSHUFB (AVX2) and
+// TBL (NEON) kernels: the table of c has c·i at [i] and c·(i<<4) at [16+i],
+// for i < 16, and the product of c and a byte b is then
+// tab[b&15] ^ tab[16+b>>4]. It holds the tables of every constant, built on first
+// use: a short secret's Split expands a dozen coefficients and does little
+// else, and a copy costs a fraction of building a table. It is indexed by
+// coefficients, which are public.
+var nibbleTables = sync.OnceValue(func() *[256][32]byte {
+	var t [256][32]byte
+	for c := range t {
+		nibbles(t[c][:], byte(c))
+	}
+	return &t
+})
+
+// nibbles builds the tables of nibbleTables from the products c·x^k: the
+// table entry for a nibble is the XOR of the products of its set bits.
+func nibbles(tab []byte, c byte) {
 	p := powers(c)
 	for i := range 16 {
 		var lo, hi byte
@@ -90,29 +109,39 @@ func expandNibbles(tab []byte, c byte) {
 // A kernel is one implementation of the engine's hot loop. Each kernel works
 // from its own expansion of the matrix coefficients (nibble tables, affine
 // matrices, ...), which only depends on the public coefficients.
+//
+// The kernels are called through methods that switch on the kernel, not
+// through function values: escape analysis cannot follow a call through a
+// function value, and would move every row list and matrix given to one to
+// the heap. Direct calls let a short secret's Split and Combine keep them on
+// the stack.
 type kernel struct {
 	name string
 
 	// tableSize is the number of bytes expand writes for one coefficient.
 	tableSize int
-	// expand writes the kernel's form of the coefficient c to tab[:tableSize].
-	expand func(tab []byte, c byte)
 
 	// maxOut is the largest number of output rows one call to mulRows
 	// accepts, and width the granule of its lengths: mulRows is only called
 	// with n a multiple of width.
 	maxOut, width int
+}
 
-	// mulRows computes, for every output row r and every column k in
-	// [off, off+n),
-	//
-	//	outs[r][k] = Σ_j c(r, j)·ins[j][k]    (xor == false)
-	//	outs[r][k] ^= Σ_j c(r, j)·ins[j][k]   (xor == true)
-	//
-	// where the expansion of c(r, j) is tab[(r*len(ins)+j)*tableSize:]. All
-	// rows have at least off+n bytes, no output row overlaps an input row, and
-	// len(ins) >= 1.
-	mulRows func(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+// mulRows computes, for every output row r and every column i in
+// [off, off+n),
+//
+//	outs[r][i] = Σ_j c(r, j)·ins[j][i]    (xor == false)
+//	outs[r][i] ^= Σ_j c(r, j)·ins[j][i]   (xor == true)
+//
+// where the expansion of c(r, j) is tab[(r*len(ins)+j)*k.tableSize:]. All
+// rows have at least off+n bytes, no output row overlaps an input row,
+// len(ins) >= 1, len(outs) <= k.maxOut and n is a multiple of k.width.
+func (k *kernel) mulRows(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+	if k == genericKernel {
+		mulRowsGeneric(tab, ins, outs, off, n, xor)
+		return
+	}
+	archMulRows(k, tab, ins, outs, off, n, xor)
 }
 
 // blockSize is the number of columns the engine processes at a time: the
@@ -134,41 +163,74 @@ func kernels() []*kernel {
 type matrix struct {
 	rows, cols int
 	k          *kernel
-	tab        []byte // k's expansion, row-major
-	gtab       []byte // the portable expansion, for columns k cannot take
+	size       int    // bytes of k's expansion; the portable one follows
+	big        []byte // the expansions, unless they fit in small
 
 	// small holds the expansions of small matrices (a short secret's Split
-	// or Combine), sparing an allocation.
-	small [128]byte
+	// or Combine), sparing an allocation. The matrix keeps no slice of it,
+	// which would be a pointer into itself: escape analysis would move
+	// every matrix to the heap.
+	small [512]byte
 }
 
-// newMatrix expands the row-major coefficients coef for the kernel k.
+// newMatrix returns a matrix of the row-major coefficients coef, expanded
+// for the kernel k.
 func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
-	m := &matrix{rows: rows, cols: cols, k: k}
-	size, gsize := len(coef)*k.tableSize, 0
+	m := new(matrix)
+	m.init(k, coef, rows, cols)
+	return m
+}
+
+// init sets m to newMatrix(k, coef, rows, cols), for a matrix that the
+// caller keeps on its stack.
+func (m *matrix) init(k *kernel, coef []byte, rows, cols int) {
+	*m = matrix{rows: rows, cols: cols, k: k, size: len(coef) * k.tableSize}
+	gsize := 0
 	if k != genericKernel && k.width > 1 {
 		gsize = len(coef) * genericKernel.tableSize // for the columns k leaves
 	}
 	store := m.small[:]
-	if size+gsize > len(store) {
-		store = make([]byte, size+gsize)
+	if m.size+gsize > len(store) {
+		m.big = make([]byte, m.size+gsize)
+		store = m.big
 	}
-	m.tab = expandAll(store[:size], k, coef)
-	switch {
-	case k == genericKernel:
-		m.gtab = m.tab
-	case gsize > 0:
-		m.gtab = expandAll(store[size:size+gsize], genericKernel, coef)
+	expandAll(store[:m.size], k, coef)
+	if gsize > 0 {
+		expandAll(store[m.size:m.size+gsize], genericKernel, coef)
 	}
-	return m
+}
+
+// tables returns k's expansion and the portable one.
+func (m *matrix) tables() (tab, gtab []byte) {
+	store := m.big
+	if store == nil {
+		store = m.small[:]
+	}
+	if m.k == genericKernel {
+		return store[:m.size], store[:m.size]
+	}
+	return store[:m.size], store[m.size:]
 }
 
 // expandAll writes k's expansion of every coefficient to tab.
-func expandAll(tab []byte, k *kernel, coef []byte) []byte {
-	for i, c := range coef {
-		k.expand(tab[i*k.tableSize:], c)
+func expandAll(tab []byte, k *kernel, coef []byte) {
+	if k == genericKernel {
+		t := powerTable()
+		for i, c := range coef {
+			binary.LittleEndian.PutUint64(tab[8*i:], t[c])
+		}
+		return
 	}
-	return tab
+	archExpandAll(k, tab, coef)
+}
+
+// expandAllNibbles is expandAll for the nibble-table kernels: each
+// coefficient's tables from nibbleTables.
+func expandAllNibbles(tab []byte, coef []byte) {
+	t := nibbleTables()
+	for i, c := range coef {
+		copy(tab[32*i:32*i+32], t[c][:])
+	}
 }
 
 // apply computes outs = M·ins (or outs ^= M·ins when xor is set) over the
@@ -188,6 +250,7 @@ func (m *matrix) apply(ins, outs [][]byte, off, n int, xor bool) {
 // every length works on every kernel.
 func (m *matrix) block(ins, outs [][]byte, off, n int, xor bool) {
 	k := m.k
+	tab, gtab := m.tables()
 	vn := n - n%k.width
 	step := k.maxOut
 	for r := 0; r < len(outs); r += step {
@@ -196,11 +259,11 @@ func (m *matrix) block(ins, outs [][]byte, off, n int, xor bool) {
 			if k != genericKernel {
 				raceRows(ins, outs[r:re], off, vn)
 			}
-			k.mulRows(m.tab[r*m.cols*k.tableSize:re*m.cols*k.tableSize], ins, outs[r:re], off, vn, xor)
+			k.mulRows(tab[r*m.cols*k.tableSize:re*m.cols*k.tableSize], ins, outs[r:re], off, vn, xor)
 		}
 		if vn < n {
 			g := genericKernel.tableSize
-			genericKernel.mulRows(m.gtab[r*m.cols*g:re*m.cols*g], ins, outs[r:re], off+vn, n-vn, xor)
+			genericKernel.mulRows(gtab[r*m.cols*g:re*m.cols*g], ins, outs[r:re], off+vn, n-vn, xor)
 		}
 	}
 }

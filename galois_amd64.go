@@ -39,28 +39,22 @@ const maxOutAMD64 = 8
 var gfni512Kernel = &kernel{
 	name:      "gfni512",
 	tableSize: 8,
-	expand:    expandAffine,
 	maxOut:    maxOutAMD64,
 	width:     1, // masked loads and stores take the last columns
-	mulRows:   mulRowsGFNI512,
 }
 
 var gfni256Kernel = &kernel{
 	name:      "gfni256",
 	tableSize: 32,
-	expand:    expandAffine4,
 	maxOut:    maxOutAMD64,
 	width:     32,
-	mulRows:   mulRowsGFNI256,
 }
 
 var avx2Kernel = &kernel{
 	name:      "avx2",
 	tableSize: 32,
-	expand:    expandNibbles,
 	maxOut:    maxOutAMD64,
 	width:     32,
-	mulRows:   mulRowsAVX2,
 }
 
 // hasGFNI reports the GFNI instructions in their legacy and VEX encodings,
@@ -78,6 +72,46 @@ var hasGFNI = func() bool {
 	_, _, ecx, _ := cpuid(7, 0)
 	return ecx&(1<<8) != 0
 }()
+
+// archExpandAll and archMulRows are expandAll and kernel.mulRows for the
+// assembly kernels.
+func archExpandAll(k *kernel, tab []byte, coef []byte) {
+	switch k {
+	case gfni512Kernel:
+		// The matrix of c, which the kernel broadcasts to every 64-bit
+		// lane with an embedded broadcast.
+		t := affineMatrices()
+		for i, c := range coef {
+			binary.LittleEndian.PutUint64(tab[8*i:], t[c])
+		}
+	case gfni256Kernel:
+		// The matrix four times, a full 256-bit operand: VEX-encoded
+		// GF2P8AFFINEQB has no embedded broadcast.
+		t := affineMatrices()
+		for i, c := range coef {
+			for l := range 4 {
+				binary.LittleEndian.PutUint64(tab[32*i+8*l:], t[c])
+			}
+		}
+	case avx2Kernel:
+		expandAllNibbles(tab, coef)
+	default:
+		panic("shamir: unknown kernel " + k.name)
+	}
+}
+
+func archMulRows(k *kernel, tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+	switch k {
+	case gfni512Kernel:
+		mulRowsGFNI512(tab, ins, outs, off, n, xor)
+	case gfni256Kernel:
+		mulRowsGFNI256(tab, ins, outs, off, n, xor)
+	case avx2Kernel:
+		mulRowsAVX2(tab, ins, outs, off, n, xor)
+	default:
+		panic("shamir: unknown kernel " + k.name)
+	}
+}
 
 // archKernels returns the assembly kernels this CPU can run, best first.
 func archKernels() []*kernel {
@@ -127,21 +161,6 @@ var affineMatrices = sync.OnceValue(func() *[256]uint64 {
 	}
 	return &t
 })
-
-// expandAffine writes the matrix of c for gfni512, which broadcasts it to
-// every 64-bit lane with an embedded broadcast.
-func expandAffine(tab []byte, c byte) {
-	binary.LittleEndian.PutUint64(tab, affineMatrices()[c])
-}
-
-// expandAffine4 writes the matrix of c four times, a full 256-bit operand:
-// VEX-encoded GF2P8AFFINEQB has no embedded broadcast.
-func expandAffine4(tab []byte, c byte) {
-	m := affineMatrices()[c]
-	for i := range 4 {
-		binary.LittleEndian.PutUint64(tab[8*i:], m)
-	}
-}
 
 // checkRows panics unless the call is within the kernel contract the
 // assembly relies on: it would otherwise read or write outside the rows.

@@ -27,15 +27,16 @@ func affineByte(m uint64, x byte) byte {
 func TestExpansions(t *testing.T) {
 	var tab [32]byte
 	for c := range 256 {
-		expandAffine(tab[:], byte(c))
+		coef := []byte{byte(c)}
+		expandAll(tab[:], gfni512Kernel, coef)
 		m := binary.LittleEndian.Uint64(tab[:])
-		expandAffine4(tab[:], byte(c))
+		expandAll(tab[:], gfni256Kernel, coef)
 		for i := range 4 {
 			if binary.LittleEndian.Uint64(tab[8*i:]) != m {
-				t.Fatalf("expandAffine4(%#x): lane %d differs from expandAffine", c, i)
+				t.Fatalf("gfni256 expansion of %#x: lane %d differs from gfni512's", c, i)
 			}
 		}
-		expandNibbles(tab[:], byte(c))
+		expandAll(tab[:], avx2Kernel, coef)
 		for x := range 256 {
 			want := mulSlow(byte(c), byte(x))
 			if got := affineByte(m, byte(x)); got != want {

@@ -4,6 +4,22 @@ package shamir
 
 import "golang.org/x/sys/cpu"
 
+// archExpandAll and archMulRows are expandAll and kernel.mulRows for the
+// assembly kernel.
+func archExpandAll(k *kernel, tab []byte, coef []byte) {
+	if k != neonKernel {
+		panic("shamir: unknown kernel " + k.name)
+	}
+	expandAllNibbles(tab, coef)
+}
+
+func archMulRows(k *kernel, tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+	if k != neonKernel {
+		panic("shamir: unknown kernel " + k.name)
+	}
+	mulRowsNEON(tab, ins, outs, off, n, xor)
+}
+
 // archKernels returns the assembly kernels this CPU can run, best first.
 func archKernels() []*kernel {
 	// Advanced SIMD is part of the arm64 base architecture, so this only
@@ -24,10 +40,8 @@ func archKernels() []*kernel {
 var neonKernel = &kernel{
 	name:      "neon",
 	tableSize: 32,
-	expand:    expandNibbles,
 	maxOut:    4,
 	width:     16,
-	mulRows:   mulRowsNEON,
 }
 
 // mulRowsNEON checks the kernel contract, which the assembly relies on for

@@ -1,6 +1,9 @@
 package shamir
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // The portable kernel works on 64-bit words holding eight bytes (SWAR). It is
 // the reference every assembly kernel is tested against, the kernel of
@@ -25,17 +28,21 @@ import "encoding/binary"
 var genericKernel = &kernel{
 	name:      "generic",
 	tableSize: 8,
-	expand:    expandGeneric,
 	maxOut:    1 << 30,
 	width:     1,
-	mulRows:   mulRowsGeneric,
 }
 
-// expandGeneric writes c·x^i for i = 0…7.
-func expandGeneric(tab []byte, c byte) {
-	p := powers(c)
-	copy(tab, p[:])
-}
+// powerTable holds powers(c), c·x^i for i = 0…7, for every c as a
+// little-endian word: the portable kernel's expansion of c. It is built on
+// first use, as nibbleTables, and indexed by public coefficients.
+var powerTable = sync.OnceValue(func() *[256]uint64 {
+	var t [256]uint64
+	for c := range t {
+		p := powers(byte(c))
+		t[c] = binary.LittleEndian.Uint64(p[:])
+	}
+	return &t
+})
 
 const lanes = 0x0101010101010101 // 1 in every byte lane
 

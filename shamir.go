@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // ShareOverhead is the number of bytes a share made by Split has beyond the
@@ -84,128 +85,175 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if err := checkSplit(secret, parts, threshold); err != nil {
 		return nil, err
 	}
+	n, t := len(secret), threshold
+	stride := shareStride(n)
+	// The shares' buffer first serves randomXs as scratch for its random
+	// bytes, sparing an allocation; hence at least xsScratch bytes.
+	buf := make([]byte, max(parts*stride, xsScratch))
 	var xsBuf [255]byte
 	xs := xsBuf[:parts]
-	if err := randomXs(rng, xs); err != nil {
+	err := randomXs(rng, xs, buf[:xsScratch])
+	clear(buf[:xsScratch])
+	if err != nil {
 		return nil, err
 	}
-	n, t := len(secret), threshold
-
-	stride := n + ShareOverhead
-	buf := make([]byte, parts*stride)
 	shares := make([][]byte, parts)
 	for i := range shares {
-		shares[i] = buf[i*stride : (i+1)*stride : (i+1)*stride]
+		shares[i] = buf[i*stride : i*stride+n+1 : i*stride+n+1]
 		shares[i][n] = xs[i]
 	}
 
-	sp := splitter{secret: secret, shares: shares, t: t}
+	// coef holds the matrix's coefficients, on the stack for small schemes
+	// such as 5 of 3.
+	var coefBuf [64]byte
+	var coef []byte
+	outRows, evaluate := shares, true
 	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
 		var known [255]byte // 0, then the first t−1 x coordinates
 		copy(known[1:], xs[:t-1])
-		var coef [64]byte // enough for small schemes, such as 5 of 3
-		sp.m = newMatrix(active, lagrange(coef[:0], known[:t], xs[t-1:]), parts-t+1, t)
-		sp.outRows = shares[t-1:]
+		coef = lagrange(coefBuf[:0], known[:t], xs[t-1:])
+		outRows, evaluate = shares[t-1:], false
 	} else {
-		var coef [64]byte
-		sp.m = newMatrix(active, vandermonde(coef[:0], xs, t), parts, t)
-		sp.outRows = shares
-		sp.evaluate = true
+		coef = vandermonde(coefBuf[:0], xs, t)
 	}
-
-	if n <= parallelChunk {
-		w := sp.worker()
-		defer w.done()
-		if err := w.run(0, n, rng); err != nil {
-			return nil, err
-		}
+	sp := splitter{secret, shares, t, outRows, evaluate}
+	if n > parallelChunk {
+		sp.runChunks(newMatrix(active, coef, len(outRows), t), rng)
 		return shares, nil
 	}
-	// A long secret is split in chunks, possibly in parallel. Each chunk
-	// draws its random rows from its own keystream, keyed from rng in chunk
-	// order, so the shares do not depend on the goroutines' schedule, only
-	// on rng.
-	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
-	defer clear(keys)
-	if _, err := io.ReadFull(rng, keys); err != nil {
-		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+	// A short secret is split on the caller's goroutine, with the matrix and
+	// the row headers on its stack.
+	var m matrix
+	m.init(active, coef, len(outRows), t)
+	var rows [smallRows][]byte
+	ins, outs := sp.rowHeaders(rows[:])
+	scratch := sp.scratch()
+	defer clear(scratch)
+	if err := sp.run(&m, ins, outs, scratch, 0, n, rng); err != nil {
+		return nil, err
 	}
-	forChunks(n, func() (func(i, lo, hi int), func()) {
-		w := sp.worker()
-		return func(i, lo, hi int) {
-			key := (*[32]byte)(keys[i*32:])
-			w.run(lo, hi, newKeystream(key)) // a keystream never fails
-		}, w.done
-	})
 	return shares, nil
 }
 
-// A splitter computes the shares' y bytes for a range of the secret.
+// shareStride is the distance between the starts of consecutive shares in
+// Split's buffer. For long secrets it is a multiple of 64 bytes, so that
+// every share starts on a cache line, and an odd number of cache lines, so
+// that the same column of up to 64 shares falls in 64 different sets of a
+// cache indexed by address bits 6…11 (as first-level data caches are): the
+// kernels read and write many shares at one column at a time, and shares a
+// multiple of 4 KiB apart would evict each other.
+func shareStride(n int) int {
+	stride := n + ShareOverhead
+	if stride < 4096 {
+		return stride
+	}
+	stride = (stride + 63) &^ 63
+	if stride/64%2 == 0 {
+		stride += 64
+	}
+	return stride
+}
+
+// smallRows is the number of row headers a short secret's Split keeps on
+// its stack.
+const smallRows = 16
+
+// A splitter computes the shares' y bytes for ranges of the secret.
+//
+// Its matrix, row headers and scratch are passed to run apart from it:
+// escape analysis cannot tell the pointers run stores in the row headers
+// from the others a splitter holds, and would move a short secret's
+// stack-held matrix and headers to the heap with them.
 type splitter struct {
 	secret   []byte
 	shares   [][]byte
 	t        int
-	m        *matrix
 	outRows  [][]byte // the shares the matrix computes
 	evaluate bool     // the random rows are coefficients in scratch, not shares
 }
 
-// A splitWorker is what one goroutine needs to run a splitter: the row
-// headers of a block, and the scratch for the coefficients.
-type splitWorker struct {
-	sp        splitter
-	ins, outs [][]byte
-	scratch   []byte
-}
-
-func (sp splitter) worker() splitWorker {
-	rows := make([][]byte, sp.t+len(sp.outRows))
-	w := splitWorker{sp: sp, ins: rows[:sp.t], outs: rows[sp.t:]}
-	if sp.evaluate {
-		w.scratch = make([]byte, (sp.t-1)*min(len(sp.secret), blockSize))
+// rowHeaders returns the input and output row headers for run, in rows if
+// it has room.
+func (sp *splitter) rowHeaders(rows [][]byte) (ins, outs [][]byte) {
+	if k := sp.t + len(sp.outRows); k <= len(rows) {
+		rows = rows[:k]
+	} else {
+		rows = make([][]byte, k)
 	}
-	return w
+	return rows[:sp.t], rows[sp.t:]
 }
 
-// done clears the scratch: coefficients and one share give away the secret.
-func (w splitWorker) done() { clear(w.scratch) }
+// scratch returns the scratch run needs for the coefficients of a block,
+// or nil. The caller clears it when done: coefficients and one share give
+// away the secret.
+func (sp *splitter) scratch() []byte {
+	if !sp.evaluate {
+		return nil
+	}
+	return make([]byte, (sp.t-1)*min(len(sp.secret), blockSize))
+}
 
-// run fills the shares' y bytes in [lo, hi), one block at a time, drawing
-// each block's random rows from rng just before they are used.
-func (w *splitWorker) run(lo, hi int, rng io.Reader) error {
-	sp, ins, outs := &w.sp, w.ins, w.outs
+// run fills the shares' y bytes in [lo, hi) with the matrix m, one block at
+// a time, drawing each block's random rows from rng just before they are
+// used.
+func (sp *splitter) run(m *matrix, ins, outs [][]byte, scratch []byte, lo, hi int, rng io.Reader) error {
 	for off := lo; off < hi; off += blockSize {
 		bn := min(blockSize, hi-off)
 		ins[0] = sp.secret[off : off+bn]
 		for j := 1; j < sp.t; j++ {
+			var r []byte
 			if sp.evaluate {
-				ins[j] = w.scratch[(j-1)*bn : j*bn]
+				r = scratch[(j-1)*bn : j*bn]
 			} else {
-				ins[j] = sp.shares[j-1][off : off+bn]
+				r = sp.shares[j-1][off : off+bn]
 			}
-			if _, err := io.ReadFull(rng, ins[j]); err != nil {
+			if _, err := io.ReadFull(rng, r); err != nil {
 				return fmt.Errorf("shamir: reading randomness: %w", err)
 			}
+			ins[j] = r
 		}
 		for i, s := range sp.outRows {
 			outs[i] = s[off : off+bn]
 		}
-		sp.m.apply(ins, outs, 0, bn, false)
+		m.apply(ins, outs, 0, bn, false)
 	}
+	return nil
+}
+
+// runChunks runs sp in chunks, possibly in parallel. Each chunk draws its
+// random rows from its own keystream, keyed from rng in chunk order, so the
+// shares do not depend on the goroutines' schedule, only on rng.
+func (sp splitter) runChunks(m *matrix, rng io.Reader) error {
+	n := len(sp.secret)
+	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
+	defer clear(keys)
+	if _, err := io.ReadFull(rng, keys); err != nil {
+		return fmt.Errorf("shamir: reading randomness: %w", err)
+	}
+	forChunks(n, func() (func(i, lo, hi int), func()) {
+		ins, outs := sp.rowHeaders(nil)
+		scratch := sp.scratch()
+		return func(i, lo, hi int) {
+			key := (*[32]byte)(keys[i*32:])
+			sp.run(m, ins, outs, scratch, lo, hi, newKeystream(key)) // a keystream never fails
+		}, func() { clear(scratch) }
+	})
 	return nil
 }
 
 // randomXs fills xs with distinct x coordinates, uniform over 1…255: the
 // first len(xs) entries of a Fisher–Yates shuffle of 1…255, with each index
 // drawn by rejection sampling, so there is no modulo bias. The x coordinates
-// are public, so the data-dependent loop is no leak.
-func randomXs(rng io.Reader, xs []byte) error {
+// are public, so the data-dependent loop is no leak. buf is scratch of at
+// least xsScratch bytes.
+func randomXs(rng io.Reader, xs, buf []byte) error {
 	perm := oneTo255
-	var buf [64]byte
+	buf = buf[:xsScratch]
 	pos := len(buf)
 	for i := range xs {
-		k := len(perm) - i   // draw j uniformly from [i, 255)
-		limit := 256 - 256%k // the largest multiple of k that fits a byte
+		k := len(perm) - i // draw j uniformly from [i, 255)
+		r := uint(reciprocals[k])
+		limit := 256 - (256 - 256*r>>16*uint(k)) // the largest multiple of k that fits a byte
 		for {
 			if pos == len(buf) {
 				if _, err := io.ReadFull(rng, buf[:]); err != nil {
@@ -213,10 +261,10 @@ func randomXs(rng io.Reader, xs []byte) error {
 				}
 				pos = 0
 			}
-			b := int(buf[pos])
+			b := uint(buf[pos])
 			pos++
 			if b < limit {
-				j := i + b%k
+				j := i + int(b-b*r>>16*uint(k)) // b mod k
 				perm[i], perm[j] = perm[j], perm[i]
 				break
 			}
@@ -225,6 +273,22 @@ func randomXs(rng io.Reader, xs []byte) error {
 	copy(xs, perm[:])
 	return nil
 }
+
+// reciprocals[k] = ⌈2^16/k⌉, so that b/k = b·reciprocals[k] >> 16 for every
+// b <= 256 and 0 < k < 256: the product exceeds b/k by less than
+// b/2^16 <= 1/256, and the fractional part of b/k is at most 1 − 1/k <=
+// 1 − 1/255, so the excess never reaches the next integer. randomXs divides
+// without a division instruction, about ten times faster.
+var reciprocals = func() (r [256]uint32) {
+	for k := 1; k < 256; k++ {
+		r[k] = uint32((1<<16 + k - 1) / k)
+	}
+	return r
+}()
+
+// xsScratch is the number of random bytes randomXs reads at a time: enough
+// for 255 x coordinates, with few rejections, in a few reads.
+const xsScratch = 64
 
 // oneTo255 holds 1…255, the x coordinates to shuffle.
 var oneTo255 = func() (p [255]byte) {
@@ -248,45 +312,45 @@ func vandermonde(dst, xs []byte, t int) []byte {
 	return dst
 }
 
-// lagrange appends to dst the len(targets)×len(known) matrix that maps the values of
-// a polynomial of degree < len(known) at the distinct points known to its
-// values at targets, none of which may be in known:
+// lagrange appends to dst the len(targets)×len(known) matrix that maps the
+// values of a polynomial of degree < len(known) at the distinct points known
+// to its values at targets, none of which may be in known:
 //
 //	L[i][j] = Π_{m≠j} (targets[i] − known[m]) / (known[j] − known[m])
 //	        = N_i / ((targets[i] − known[j]) · D_j)
 //
 // with N_i = Π_m (targets[i] − known[m]) and D_j = Π_{m≠j} (known[j] − known[m]);
-// in GF(2^8), subtraction is XOR. All the points are public.
+// in GF(2^8), subtraction is XOR. No factor is zero, so the products and
+// quotients are sums and differences of logarithms modulo 255, the order of
+// the multiplicative group. All the points are public.
 func lagrange(dst, known, targets []byte) []byte {
-	t := len(known)
-	var invDBuf [255]byte
-	invD := invDBuf[:t]
+	var logDBuf [255]int
+	logD := logDBuf[:len(known)]
 	for j, xj := range known {
-		d := byte(1)
 		for m, xm := range known {
 			if m != j {
-				d = gfMulPublic(d, xj^xm)
+				logD[j] += int(logTable[xj^xm])
 			}
 		}
-		invD[j] = gfInvPublic(d)
 	}
 	for _, x := range targets {
-		num := byte(1)
+		logN := 0
 		for _, xm := range known {
-			num = gfMulPublic(num, x^xm)
+			logN += int(logTable[x^xm])
 		}
 		for j, xj := range known {
-			dst = append(dst, gfMulPublic(num, gfMulPublic(gfInvPublic(x^xj), invD[j])))
+			// Each term is below 255·255, so the sum stays non-negative.
+			e := logN%255 + 255 - int(logTable[x^xj]) + 255 - logD[j]%255
+			dst = append(dst, expTable[e%255])
 		}
 	}
 	return dst
 }
 
-// lagrangeAtZero returns the weights w_j with p(0) = Σ_j w_j·p(xs[j]) for
-// every polynomial p of degree < len(xs): L_j(0) = Π_{m≠j} x_m / (x_j − x_m).
+// lagrangeAtZero appends to dst the weights w_j with p(0) = Σ_j w_j·p(xs[j])
+// for every polynomial p of degree < len(xs): L_j(0) = Π_{m≠j} x_m / (x_j − x_m).
 // The x coordinates must be distinct and non-zero.
-func lagrangeAtZero(xs []byte) []byte {
-	w := make([]byte, len(xs))
+func lagrangeAtZero(dst, xs []byte) []byte {
 	for j, xj := range xs {
 		num, den := byte(1), byte(1)
 		for m, xm := range xs {
@@ -295,10 +359,14 @@ func lagrangeAtZero(xs []byte) []byte {
 				den = gfMulPublic(den, xj^xm)
 			}
 		}
-		w[j] = gfMulPublic(num, gfInvPublic(den))
+		dst = append(dst, gfMulPublic(num, gfInvPublic(den)))
 	}
-	return w
+	return dst
 }
+
+// smallParts is the number of parts whose headers, x coordinates and
+// weights Combine keeps on its stack.
+const smallParts = 16
 
 // Combine reconstructs a secret from shares made by Split (or by Vault's
 // shamir package). All parts must have the same length, at least two bytes,
@@ -308,23 +376,42 @@ func lagrangeAtZero(xs []byte) []byte {
 // or a part that was altered, it returns a wrong secret without error. Use
 // Verify to check parts that may be damaged.
 func Combine(parts [][]byte) ([]byte, error) {
-	xs, ys, err := parseParts(parts)
+	var xsBuf, wBuf [smallParts]byte
+	var ysBuf [smallParts][]byte
+	xs, ys, err := appendParts(xsBuf[:0], ysBuf[:0], parts)
 	if err != nil {
 		return nil, err
 	}
+	w := lagrangeAtZero(wBuf[:0], xs)
 	n := len(ys[0])
 	secret := make([]byte, n)
-	m := newMatrix(active, lagrangeAtZero(xs), 1, len(parts))
-	forChunks(n, func() (func(i, lo, hi int), func()) {
+	if n > parallelChunk {
+		// The goroutines get copies of what the stack holds.
+		combineChunks(newMatrix(active, w, 1, len(ys)), slices.Clone(ys), secret)
+		return secret, nil
+	}
+	var m matrix
+	m.init(active, w, 1, len(ys))
+	m.apply(ys, [][]byte{secret}, 0, n, false)
+	return secret, nil
+}
+
+// combineChunks computes secret = m·ys over goroutines.
+func combineChunks(m *matrix, ys [][]byte, secret []byte) {
+	forChunks(len(secret), func() (func(i, lo, hi int), func()) {
 		outs := [][]byte{secret}
 		return func(_, lo, hi int) { m.apply(ys, outs, lo, hi-lo, false) }, nil
 	})
-	return secret, nil
 }
 
 // parseParts checks parts as Combine does, in Vault's order, and returns
 // their x coordinates and their y bytes.
 func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
+	return appendParts(nil, nil, parts)
+}
+
+// appendParts is parseParts appending to xs and ys.
+func appendParts(xs []byte, ys [][]byte, parts [][]byte) ([]byte, [][]byte, error) {
 	if len(parts) < 2 {
 		return nil, nil, ErrTooFewParts
 	}
@@ -339,9 +426,7 @@ func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
 	}
 	n := size - ShareOverhead
 	var seen [256]bool
-	xs = make([]byte, len(parts))
-	ys = make([][]byte, len(parts))
-	for i, p := range parts {
+	for _, p := range parts {
 		x := p[n]
 		if seen[x] {
 			return nil, nil, ErrDuplicatePart
@@ -350,7 +435,7 @@ func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
 			return nil, nil, ErrZeroX
 		}
 		seen[x] = true
-		xs[i], ys[i] = x, p[:n]
+		xs, ys = append(xs, x), append(ys, p[:n])
 	}
 	return xs, ys, nil
 }

@@ -401,3 +401,15 @@ func TestBadSharesErrorMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestReciprocals checks randomXs's division by multiplication for every
+// divisor and dividend it can meet.
+func TestReciprocals(t *testing.T) {
+	for k := uint(1); k < 256; k++ {
+		for b := uint(0); b <= 256; b++ {
+			if q := b * uint(reciprocals[k]) >> 16; q != b/k {
+				t.Fatalf("%d/%d: got %d, want %d", b, k, q, b/k)
+			}
+		}
+	}
+}

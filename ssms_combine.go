@@ -348,7 +348,7 @@ func (c *combiner) keyFrom(sub []*shareIn) cipher.AEAD {
 	}
 	var key [keySize]byte
 	defer clear(key[:])
-	newMatrix(active, lagrangeAtZero(xs), 1, t).apply(ys, [][]byte{key[:]}, 0, keySize, false)
+	newMatrix(active, lagrangeAtZero(nil, xs), 1, t).apply(ys, [][]byte{key[:]}, 0, keySize, false)
 	aead, err := newAEAD(c.h.aead, key[:])
 	if err != nil {
 		panic("shamir: " + err.Error()) // unreachable: parseHeader checked the AEAD

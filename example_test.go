@@ -43,6 +43,23 @@ func ExampleCombine() {
 	// Output: correct horse battery staple
 }
 
+func ExampleAppendCombine() {
+	shares, err := shamir.Split([]byte("correct horse battery staple"), 5, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// A buffer the caller manages, reused for every secret of up to 64
+	// bytes and cleared when done.
+	buf := make([]byte, 0, 64)
+	defer clear(buf[:cap(buf)])
+	secret, err := shamir.AppendCombine(buf[:0], shares[1:4])
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", secret)
+	// Output: correct horse battery staple
+}
+
 func ExampleVerify() {
 	shares, err := shamir.Split([]byte("correct horse battery staple"), 5, 3)
 	if err != nil {

@@ -28,6 +28,9 @@ var (
 	// come from Split (its y bytes would be the secret itself); Vault's
 	// package accepts it, this one refuses it.
 	ErrZeroX = errors.New("shamir: part has x coordinate 0")
+	// ErrBufferOverlap reports that AppendCombine was asked to write the
+	// secret over one of the parts.
+	ErrBufferOverlap = errors.New("shamir: secret would overwrite a part")
 )
 
 // Split splits secret into parts shares, any threshold of which reconstruct
@@ -376,6 +379,18 @@ const smallParts = 16
 // or a part that was altered, it returns a wrong secret without error. Use
 // Verify to check parts that may be damaged.
 func Combine(parts [][]byte) ([]byte, error) {
+	return AppendCombine(nil, parts)
+}
+
+// AppendCombine is Combine appending the secret to dst, and returning the
+// extended slice. When dst has room for the secret, nothing is allocated, so
+// that the secret can be put in memory the caller manages (to reuse it, to
+// keep it out of swap, to clear it when done) and hot loops spare the
+// allocation. The secret is written only to the returned slice's last
+// len(secret) bytes; if dst had no room, dst itself is left as it was. That
+// part must not overlap any of parts: if it does, AppendCombine returns
+// ErrBufferOverlap.
+func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 	var xsBuf, wBuf [smallParts]byte
 	var ysBuf [smallParts][]byte
 	xs, ys, err := appendParts(xsBuf[:0], ysBuf[:0], parts)
@@ -384,16 +399,28 @@ func Combine(parts [][]byte) ([]byte, error) {
 	}
 	w := lagrangeAtZero(wBuf[:0], xs)
 	n := len(ys[0])
-	secret := make([]byte, n)
+	ret, secret := grow(dst, n)
+	for _, p := range parts {
+		if overlaps(secret, p) {
+			return nil, ErrBufferOverlap
+		}
+	}
 	if n > parallelChunk {
 		// The goroutines get copies of what the stack holds.
 		combineChunks(newMatrix(active, w, 1, len(ys)), slices.Clone(ys), secret)
-		return secret, nil
+		return ret, nil
 	}
 	var m matrix
 	m.init(active, w, 1, len(ys))
 	m.apply(ys, [][]byte{secret}, 0, n, false)
-	return secret, nil
+	return ret, nil
+}
+
+// grow extends b by n bytes, reallocating if it has no room, and returns
+// the extended slice and its last n bytes.
+func grow(b []byte, n int) (ret, tail []byte) {
+	ret = slices.Grow(b, n)[:len(b)+n]
+	return ret, ret[len(b):]
 }
 
 // combineChunks computes secret = m·ys over goroutines.

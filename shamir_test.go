@@ -413,3 +413,74 @@ func TestReciprocals(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendCombine checks that AppendCombine appends what Combine returns,
+// in place when dst has room, and refuses to write over a part.
+func TestAppendCombine(t *testing.T) {
+	for _, n := range []int{1, 32, 1000, parallelChunk + 17} {
+		secret := make([]byte, n)
+		for i := range secret {
+			secret[i] = byte(i*7 + 1)
+		}
+		shares, err := Split(secret, 5, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := [][]byte{shares[3], shares[1], shares[4]}
+
+		// In place: the prefix is kept and nothing is allocated.
+		buf := make([]byte, 3, 3+n)
+		copy(buf, "pre")
+		got, err := AppendCombine(buf, parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got[:3]) != "pre" || !bytes.Equal(got[3:], secret) {
+			t.Fatalf("n=%d: AppendCombine did not append the secret", n)
+		}
+		if &got[0] != &buf[0] {
+			t.Fatalf("n=%d: AppendCombine reallocated a buffer with room", n)
+		}
+		if n <= parallelChunk {
+			allocs := testing.AllocsPerRun(10, func() { AppendCombine(buf[:0], parts) })
+			if allocs != 0 {
+				t.Errorf("n=%d: %v allocations with room in dst, want 0", n, allocs)
+			}
+		}
+
+		// Without room: a new array, dst untouched beyond its length.
+		small := []byte("ab")
+		got, err = AppendCombine(small[:1:1], parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(small) != "ab" || got[0] != 'a' || !bytes.Equal(got[1:], secret) {
+			t.Fatalf("n=%d: AppendCombine without room", n)
+		}
+
+		// Over a part.
+		for i, p := range parts {
+			if _, err := AppendCombine(p[:0], parts); !errors.Is(err, ErrBufferOverlap) {
+				t.Errorf("n=%d: secret over part %d: got %v, want ErrBufferOverlap", n, i, err)
+			}
+		}
+		// Over the end of a part's y bytes.
+		backing := make([]byte, 2*(n+1))
+		moved := [][]byte{backing[:n+1], parts[1], parts[2]}
+		copy(moved[0], parts[0])
+		if _, err := AppendCombine(backing[n-1:n-1], moved); !errors.Is(err, ErrBufferOverlap) {
+			t.Errorf("n=%d: secret over the end of a part: got %v, want ErrBufferOverlap", n, err)
+		}
+		if _, err := AppendCombine(backing[n:n], moved); !errors.Is(err, ErrBufferOverlap) {
+			t.Errorf("n=%d: secret over a part's x coordinate: got %v, want ErrBufferOverlap", n, err)
+		}
+		// Just after it is fine.
+		if got, err := AppendCombine(backing[n+1:n+1], moved); err != nil || !bytes.Equal(got, secret) {
+			t.Errorf("n=%d: secret after a part: %v", n, err)
+		}
+	}
+	// The errors are Combine's.
+	if _, err := AppendCombine(nil, [][]byte{{1, 2}}); !errors.Is(err, ErrTooFewParts) {
+		t.Errorf("one part: got %v, want ErrTooFewParts", err)
+	}
+}

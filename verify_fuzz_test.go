@@ -64,6 +64,12 @@ func FuzzCombine(f *testing.F) {
 		} else if secret != nil {
 			t.Fatalf("Combine returned a secret and %v", err)
 		}
+		// AppendCombine agrees, after a prefix, in a buffer with room.
+		buf := make([]byte, 1, 1+len(data))
+		app, appErr := AppendCombine(buf, parts)
+		if (appErr == nil) != (err == nil) || err == nil && !bytes.Equal(app[1:], secret) {
+			t.Fatalf("AppendCombine = %x, %v; Combine = %x, %v", app, appErr, secret, err)
+		}
 
 		// data as a secret: any threshold of its shares give it back.
 		shares, err := split(data, int(n), int(th), rand.NewChaCha8([32]byte{size}))

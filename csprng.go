@@ -138,7 +138,8 @@ func (g *generator) release() {
 
 // A keystream is an io.Reader of a stream cipher's keystream.
 type keystream struct {
-	ctr cipher.Stream
+	ctr cipher.Stream // ChaCha20, or AES-256-CTR from crypto/cipher; nil if asm is used
+	asm aesCTR        // AES-256-CTR in assembly (aesctr_amd64.go), if ctr is nil
 }
 
 // newKeystream returns the keystream of AES-256-CTR under key from counter
@@ -155,7 +156,20 @@ func newKeystream(key *[32]byte) *keystream {
 	return newAESCTR(key, new([aes.BlockSize]byte))
 }
 
+// newAESCTR returns the keystream of AES-256-CTR under key from counter iv:
+// the assembly where this CPU runs it, crypto/cipher otherwise. Both make
+// the same stream.
 func newAESCTR(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
+	if useAESCTRAsm {
+		s := new(keystream)
+		s.asm.init(key, iv)
+		return s
+	}
+	return newAESCTRStdlib(key, iv)
+}
+
+// newAESCTRStdlib is newAESCTR with crypto/aes and crypto/cipher.NewCTR.
+func newAESCTRStdlib(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
 	block, err := aes.NewCipher(key[:])
 	if err != nil {
 		panic("shamir: " + err.Error()) // unreachable: the key is 32 bytes
@@ -167,11 +181,23 @@ func newAESCTR(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
 // cache is cheaper than clearing p first, a second pass over p.
 var zeros [4096]byte
 
-// Read fills p with keystream. It never fails.
+// Read fills p with keystream. It never fails; it panics after wipe.
 func (s *keystream) Read(p []byte) (int, error) {
+	if s.ctr == nil {
+		s.asm.read(p)
+		return len(p), nil
+	}
 	for i := 0; i < len(p); i += len(zeros) {
 		n := min(len(zeros), len(p)-i)
 		s.ctr.XORKeyStream(p[i:i+n], zeros[:n])
 	}
 	return len(p), nil
+}
+
+// wipe ends the keystream: it erases the round keys and unread keystream the
+// package holds (those of the assembly), and drops crypto/cipher's stream,
+// whose memory Go does not let the package clear. Read panics after it.
+func (s *keystream) wipe() {
+	s.ctr = nil
+	s.asm.wipe()
 }

@@ -27,8 +27,9 @@ import (
 // every key is used for exactly one stream, no (key, counter) pair repeats,
 // and a later compromise of a generator's state reveals nothing it has
 // already handed out. Go cannot promise that a discarded key's memory is
-// overwritten (the cipher's expanded key is the standard library's); the
-// generator clears what it owns.
+// overwritten; the generator clears what it owns, and a keystream clears its
+// round keys when it ends (wipe) where they are the package's own (the
+// amd64 assembly, aesctr_amd64.go), not crypto/aes's or chacha20's.
 //
 // Each call that needs randomness is one request. A request takes a
 // generator from a pool and serves small reads (x coordinates, a key, the
@@ -76,6 +77,7 @@ func (g *generator) read(p []byte) {
 			s := newKeystream(&g.key)
 			s.Read(g.key[:]) // the next key, first
 			s.Read(g.buf[:])
+			s.wipe()
 			g.pos = 0
 		}
 		n := copy(p, g.buf[g.pos:])
@@ -130,7 +132,10 @@ func (g *generator) Read(p []byte) (int, error) {
 // release ends the request and gives the generator back to the pool. A
 // request that is not released only costs the pool a generator.
 func (g *generator) release() {
-	g.stream = nil
+	if g.stream != nil {
+		g.stream.wipe()
+		g.stream = nil
+	}
 	if g.pooled {
 		generators.Put(g)
 	}

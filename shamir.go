@@ -133,8 +133,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	forChunks(n, func() (func(i, lo, hi int), func()) {
 		w := sp.worker()
 		return func(i, lo, hi int) {
-			key := (*[32]byte)(keys[i*32:])
-			w.run(lo, hi, newKeystream(key)) // a keystream never fails
+			s := newKeystream((*[32]byte)(keys[i*32:]))
+			w.run(lo, hi, s) // a keystream never fails
+			s.wipe()
 		}, w.done
 	})
 	return shares, nil

@@ -27,8 +27,9 @@ import (
 // every key is used for exactly one stream, no (key, counter) pair repeats,
 // and a later compromise of a generator's state reveals nothing it has
 // already handed out. Go cannot promise that a discarded key's memory is
-// overwritten (the cipher's expanded key is the standard library's); the
-// generator clears what it owns.
+// overwritten; the generator clears what it owns, and a keystream clears its
+// round keys when it ends (wipe) where they are the package's own (the
+// amd64 assembly, aesctr_amd64.go), not crypto/aes's or chacha20's.
 //
 // Each call that needs randomness is one request. A request takes a
 // generator from a pool and serves small reads (x coordinates, a key, the
@@ -76,6 +77,7 @@ func (g *generator) read(p []byte) {
 			s := newKeystream(&g.key)
 			s.Read(g.key[:]) // the next key, first
 			s.Read(g.buf[:])
+			s.wipe()
 			g.pos = 0
 		}
 		n := copy(p, g.buf[g.pos:])
@@ -130,7 +132,10 @@ func (g *generator) Read(p []byte) (int, error) {
 // release ends the request and gives the generator back to the pool. A
 // request that is not released only costs the pool a generator.
 func (g *generator) release() {
-	g.stream = nil
+	if g.stream != nil {
+		g.stream.wipe()
+		g.stream = nil
+	}
 	if g.pooled {
 		generators.Put(g)
 	}
@@ -138,7 +143,8 @@ func (g *generator) release() {
 
 // A keystream is an io.Reader of a stream cipher's keystream.
 type keystream struct {
-	ctr cipher.Stream
+	ctr cipher.Stream // ChaCha20, or AES-256-CTR from crypto/cipher; nil if asm is used
+	asm aesCTR        // AES-256-CTR in assembly (aesctr_amd64.go), if ctr is nil
 }
 
 // newKeystream returns the keystream of AES-256-CTR under key from counter
@@ -155,7 +161,20 @@ func newKeystream(key *[32]byte) *keystream {
 	return newAESCTR(key, new([aes.BlockSize]byte))
 }
 
+// newAESCTR returns the keystream of AES-256-CTR under key from counter iv:
+// the assembly where this CPU runs it, crypto/cipher otherwise. Both make
+// the same stream.
 func newAESCTR(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
+	if useAESCTRAsm {
+		s := new(keystream)
+		s.asm.init(key, iv)
+		return s
+	}
+	return newAESCTRStdlib(key, iv)
+}
+
+// newAESCTRStdlib is newAESCTR with crypto/aes and crypto/cipher.NewCTR.
+func newAESCTRStdlib(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
 	block, err := aes.NewCipher(key[:])
 	if err != nil {
 		panic("shamir: " + err.Error()) // unreachable: the key is 32 bytes
@@ -167,11 +186,23 @@ func newAESCTR(key *[32]byte, iv *[aes.BlockSize]byte) *keystream {
 // cache is cheaper than clearing p first, a second pass over p.
 var zeros [4096]byte
 
-// Read fills p with keystream. It never fails.
+// Read fills p with keystream. It never fails; it panics after wipe.
 func (s *keystream) Read(p []byte) (int, error) {
+	if s.ctr == nil {
+		s.asm.read(p)
+		return len(p), nil
+	}
 	for i := 0; i < len(p); i += len(zeros) {
 		n := min(len(zeros), len(p)-i)
 		s.ctr.XORKeyStream(p[i:i+n], zeros[:n])
 	}
 	return len(p), nil
+}
+
+// wipe ends the keystream: it erases the round keys and unread keystream the
+// package holds (those of the assembly), and drops crypto/cipher's stream,
+// whose memory Go does not let the package clear. Read panics after it.
+func (s *keystream) wipe() {
+	s.ctr = nil
+	s.asm.wipe()
 }

@@ -237,8 +237,9 @@ func (sp splitter) runChunks(m *matrix, rng io.Reader) error {
 		ins, outs := sp.rowHeaders(nil)
 		scratch := sp.scratch()
 		return func(i, lo, hi int) {
-			key := (*[32]byte)(keys[i*32:])
-			sp.run(m, ins, outs, scratch, lo, hi, newKeystream(key)) // a keystream never fails
+			s := newKeystream((*[32]byte)(keys[i*32:]))
+			sp.run(m, ins, outs, scratch, lo, hi, s) // a keystream never fails
+			s.wipe()
 		}, func() { clear(scratch) }
 	})
 	return nil

@@ -40,9 +40,10 @@ go vet -tags purego ./...
 GOARCH=arm64 go vet ./...
 (cd interop && go vet ./...)
 
-# kernel prints the kernel a test binary selects, so the log shows which
-# code each run exercised (a test binary run directly prints it itself).
-kernel() { "$@" -test.run '^TestKernelNames$' -test.v | grep 'active kernel'; }
+# kernel prints the kernel and the AES-256-CTR path a test binary selects, so
+# the log shows which code each run exercised (a test binary run directly
+# prints them itself).
+kernel() { "$@" -test.run '^(TestKernelNames|TestAESCTRPath)$' -test.v | grep -E 'active (kernel|AES)'; }
 
 step "staticcheck"
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...

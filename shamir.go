@@ -328,23 +328,26 @@ func vandermonde(dst, xs []byte, t int) []byte {
 // quotients are sums and differences of logarithms modulo 255, the order of
 // the multiplicative group. All the points are public.
 func lagrange(dst, known, targets []byte) []byte {
-	var logDBuf [255]int
+	var logDBuf [255]byte // log D_j mod 255
 	logD := logDBuf[:len(known)]
 	for j, xj := range known {
+		d := uint(0)
 		for m, xm := range known {
 			if m != j {
-				logD[j] += int(logTable[xj^xm])
+				d += uint(logTable[xj^xm])
 			}
 		}
+		logD[j] = byte(d % 255)
 	}
 	for _, x := range targets {
-		logN := 0
+		logN := uint(0)
 		for _, xm := range known {
-			logN += int(logTable[x^xm])
+			logN += uint(logTable[x^xm])
 		}
+		logN %= 255
 		for j, xj := range known {
-			// Each term is below 255·255, so the sum stays non-negative.
-			e := logN%255 + 255 - int(logTable[x^xj]) + 255 - logD[j]%255
+			// Three terms below 255, so nothing goes negative.
+			e := logN + 255 - uint(logTable[x^xj]) + 255 - uint(logD[j])
 			dst = append(dst, expTable[e%255])
 		}
 	}

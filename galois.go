@@ -177,16 +177,18 @@ type matrix struct {
 // for the kernel k.
 func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
 	m := new(matrix)
-	m.init(k, coef, rows, cols)
+	m.init(k, coef, rows, cols, -1)
 	return m
 }
 
 // init sets m to newMatrix(k, coef, rows, cols), for a matrix that the
-// caller keeps on its stack.
-func (m *matrix) init(k *kernel, coef []byte, rows, cols int) {
+// caller keeps on its stack. If n >= 0, m is only ever applied to n columns
+// at a time; when that leaves no columns to the portable kernel (n is a
+// multiple of k's width, and so is blockSize), its expansion is skipped.
+func (m *matrix) init(k *kernel, coef []byte, rows, cols, n int) {
 	*m = matrix{rows: rows, cols: cols, k: k, size: len(coef) * k.tableSize}
 	gsize := 0
-	if k != genericKernel && k.width > 1 {
+	if k != genericKernel && (n < 0 || n%k.width != 0) {
 		gsize = len(coef) * genericKernel.tableSize // for the columns k leaves
 	}
 	store := m.small[:]

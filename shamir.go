@@ -127,7 +127,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	// A short secret is split on the caller's goroutine, with the matrix and
 	// the row headers on its stack.
 	var m matrix
-	m.init(active, coef, len(outRows), t)
+	m.init(active, coef, len(outRows), t, n)
 	var rows [smallRows][]byte
 	ins, outs := sp.rowHeaders(rows[:])
 	scratch := sp.scratch()
@@ -210,7 +210,7 @@ func (sp *splitter) run(m *matrix, ins, outs [][]byte, scratch []byte, lo, hi in
 			} else {
 				r = sp.shares[j-1][off : off+bn]
 			}
-			if _, err := io.ReadFull(rng, r); err != nil {
+			if err := readFull(rng, r); err != nil {
 				return fmt.Errorf("shamir: reading randomness: %w", err)
 			}
 			ins[j] = r
@@ -260,7 +260,7 @@ func randomXs(rng io.Reader, xs, buf []byte) error {
 		limit := 256 - (256 - 256*r>>16*uint(k)) // the largest multiple of k that fits a byte
 		for {
 			if pos == len(buf) {
-				if _, err := io.ReadFull(rng, buf[:]); err != nil {
+				if err := readFull(rng, buf); err != nil {
 					return fmt.Errorf("shamir: reading randomness: %w", err)
 				}
 				pos = 0
@@ -289,6 +289,17 @@ var reciprocals = func() (r [256]uint32) {
 	}
 	return r
 }()
+
+// readFull is io.ReadFull, calling the package's own generator directly:
+// it always fills p.
+func readFull(rng io.Reader, p []byte) error {
+	if g, ok := rng.(*generator); ok {
+		_, err := g.Read(p)
+		return err
+	}
+	_, err := io.ReadFull(rng, p)
+	return err
+}
 
 // xsScratch is the number of random bytes randomXs reads at a time: enough
 // for 255 x coordinates, with few rejections, in a few reads.
@@ -415,7 +426,7 @@ func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 		return ret, nil
 	}
 	var m matrix
-	m.init(active, w, 1, len(ys))
+	m.init(active, w, 1, len(ys), n)
 	m.apply(ys, [][]byte{secret}, 0, n, false)
 	return ret, nil
 }

@@ -11,6 +11,8 @@
 // is the whole migration. Use them for keys and other short secrets, and
 // wherever Vault's format is expected. Every share is as long as the
 // secret, and nothing in a share lets Combine tell that it was altered.
+// AppendCombine is Combine into a buffer the caller provides, for secrets
+// that must live in memory the caller manages.
 //
 // For anything large, and whenever shares may be damaged, use SplitSSMS and
 // CombineSSMS (or NewSplitWriter and NewCombineReader for streams): the

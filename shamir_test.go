@@ -484,3 +484,30 @@ func TestAppendCombine(t *testing.T) {
 		t.Errorf("one part: got %v, want ErrTooFewParts", err)
 	}
 }
+
+// TestShareStride checks the layout of Split's buffer: shares do not
+// overlap, cannot be appended to over the next one, and long ones start on
+// cache lines an odd number of lines apart.
+func TestShareStride(t *testing.T) {
+	for _, n := range []int{1, 31, 4094, 4095, 4096, 5000, 1 << 16, 1<<16 + 63} {
+		stride := shareStride(n)
+		if stride < n+ShareOverhead {
+			t.Fatalf("n=%d: stride %d is shorter than a share", n, stride)
+		}
+		if n+ShareOverhead >= 4096 && (stride%64 != 0 || stride/64%2 != 1) {
+			t.Fatalf("n=%d: stride %d is not an odd number of cache lines", n, stride)
+		}
+		if n+ShareOverhead < 4096 && stride != n+ShareOverhead {
+			t.Fatalf("n=%d: short shares are padded to %d", n, stride)
+		}
+		shares, err := Split(make([]byte, n), 3, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range shares {
+			if len(s) != n+ShareOverhead || cap(s) != len(s) {
+				t.Fatalf("n=%d: share %d has len %d, cap %d", n, i, len(s), cap(s))
+			}
+		}
+	}
+}

@@ -248,22 +248,30 @@ func (m *matrix) apply(ins, outs [][]byte, off, n int, xor bool) {
 }
 
 // block applies m to one block of columns. The kernel takes the largest
-// multiple of its width; the portable kernel takes the few columns left, so
-// every length works on every kernel.
+// multiple of its width. The few columns left go to the portable kernel,
+// so that every length works on every kernel, except when the kernel can
+// take them itself: without xor, it computes the last width columns again,
+// overlapping what it has done. No output row overlaps an input row, so
+// the columns computed twice come out the same both times.
 func (m *matrix) block(ins, outs [][]byte, off, n int, xor bool) {
 	k := m.k
 	tab, gtab := m.tables()
 	vn := n - n%k.width
+	overlap := vn < n && vn > 0 && !xor
 	step := k.maxOut
 	for r := 0; r < len(outs); r += step {
 		re := min(r+step, len(outs))
+		rt := tab[r*m.cols*k.tableSize : re*m.cols*k.tableSize]
 		if vn > 0 {
 			if k != genericKernel {
-				raceRows(ins, outs[r:re], off, vn)
+				raceRows(ins, outs[r:re], off, n)
 			}
-			k.mulRows(tab[r*m.cols*k.tableSize:re*m.cols*k.tableSize], ins, outs[r:re], off, vn, xor)
+			k.mulRows(rt, ins, outs[r:re], off, vn, xor)
 		}
-		if vn < n {
+		switch {
+		case overlap:
+			k.mulRows(rt, ins, outs[r:re], off+n-k.width, k.width, false)
+		case vn < n:
 			g := genericKernel.tableSize
 			genericKernel.mulRows(gtab[r*m.cols*g:re*m.cols*g], ins, outs[r:re], off+vn, n-vn, xor)
 		}

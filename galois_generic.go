@@ -8,7 +8,7 @@ import (
 // The portable kernel works on 64-bit words holding eight bytes (SWAR). It is
 // the reference every assembly kernel is tested against, the kernel of
 // -tags purego and of architectures without assembly, and the one that takes
-// the last few columns of every row for the vector kernels.
+// the last few columns of rows the vector kernels cannot (see matrix.block).
 //
 // Multiplying by a constant c is linear over GF(2): if byte b has bits
 // b_0…b_7, then c·b = Σ_i b_i·(c·x^i). In a word w, (w>>i) & 0x0101…01 holds

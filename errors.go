@@ -18,6 +18,14 @@ type BadSharesError struct {
 	// to be inconsistent but there is not enough redundancy to tell which
 	// are wrong.
 	Positions []int
+	// Reasons, when not nil, holds for each of Positions why that share is
+	// bad. SSMS shares carry checksums and headers that tell: each reason is
+	// one of ErrShareDamaged, ErrShareTruncated, ErrShareExtended,
+	// ErrShareInconsistent, ErrOtherSplit, ErrDuplicatePart,
+	// ErrNotSSMSShare, ErrUnsupportedVersion and ErrUnsupportedAEAD. Verify
+	// and CombineRobust leave it nil: a plain share only disagrees with the
+	// others.
+	Reasons []error
 	// Err, when not nil, says more: for example the reason the shares could
 	// not be used.
 	Err error
@@ -34,6 +42,9 @@ func (e *BadSharesError) Error() string {
 				b.WriteString(", ")
 			}
 			fmt.Fprint(&b, p)
+			if i < len(e.Reasons) && e.Reasons[i] != nil {
+				fmt.Fprintf(&b, " (%s)", strings.TrimPrefix(e.Reasons[i].Error(), "shamir: "))
+			}
 		}
 	}
 	if e.Err != nil {

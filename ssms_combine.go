@@ -480,34 +480,34 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 	}
 }
 
-// badPositions returns the positions of the shares found bad, and their
-// reasons without repeats.
-func (c *combiner) badPositions() (pos []int, reasons []error) {
+// badPositions returns the positions of the shares found bad, the reason
+// for each, and the reasons without repeats.
+func (c *combiner) badPositions() (pos []int, why, reasons []error) {
 	for _, s := range c.all {
 		if s.err == nil {
 			continue
 		}
-		pos = append(pos, s.pos)
+		pos, why = append(pos, s.pos), append(why, s.err)
 		if !slices.Contains(reasons, s.err) {
 			reasons = append(reasons, s.err)
 		}
 	}
-	return pos, reasons
+	return pos, why, reasons
 }
 
 // report returns, once the secret is recovered, the *BadSharesError naming
 // the bad shares, or nil.
 func (c *combiner) report() error {
-	pos, _ := c.badPositions()
+	pos, why, _ := c.badPositions()
 	if len(pos) == 0 {
 		return nil
 	}
-	return &BadSharesError{Positions: pos}
+	return &BadSharesError{Positions: pos, Reasons: why}
 }
 
 // fail returns the error for a secret that cannot be recovered.
 func (c *combiner) fail(cause error) error {
-	pos, reasons := c.badPositions()
+	pos, why, reasons := c.badPositions()
 	errs := []error{ErrNotEnoughShares}
 	if cause != nil {
 		errs = append(errs, cause)
@@ -516,7 +516,7 @@ func (c *combiner) fail(cause error) error {
 	if len(pos) == 0 && !c.inconsistent {
 		return err
 	}
-	return &BadSharesError{Positions: pos, Err: err}
+	return &BadSharesError{Positions: pos, Reasons: why, Err: err}
 }
 
 // A joinedError is errors.Join on one line: the first error, then the others

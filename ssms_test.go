@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,6 +74,42 @@ func badPositions(err error) ([]int, bool) {
 	return b.Positions, true
 }
 
+// shareReasons are the reasons a *BadSharesError from SSMS may give.
+var shareReasons = []error{ErrShareDamaged, ErrShareTruncated, ErrShareExtended,
+	ErrShareInconsistent, ErrOtherSplit, ErrDuplicatePart, ErrNotSSMSShare,
+	ErrUnsupportedVersion, ErrUnsupportedAEAD}
+
+// checkReasons checks that a *BadSharesError in err gives one of
+// shareReasons for each position, and returns them.
+func checkReasons(t *testing.T, err error) []error {
+	t.Helper()
+	var b *BadSharesError
+	if !errors.As(err, &b) {
+		return nil
+	}
+	if len(b.Reasons) != len(b.Positions) {
+		t.Fatalf("%d reasons for %d positions: %v", len(b.Reasons), len(b.Positions), err)
+	}
+	for i, r := range b.Reasons {
+		if !slices.Contains(shareReasons, r) {
+			t.Fatalf("share %d: reason %v is not one of the documented ones", b.Positions[i], r)
+		}
+	}
+	return b.Reasons
+}
+
+// wantReasons checks the reasons CombineSSMS and the reader give.
+func wantReasons(t *testing.T, shares [][]byte, want ...error) {
+	t.Helper()
+	_, err := CombineSSMS(shares)
+	_, serr := combineStream(shares)
+	for _, e := range []error{err, serr} {
+		if got := checkReasons(t, e); !slices.Equal(got, want) {
+			t.Fatalf("reasons %v (err %v), want %v", got, e, want)
+		}
+	}
+}
+
 // checkCombine runs CombineSSMS and the reader on shares. If want is not nil,
 // both must recover it and name exactly bad; otherwise both must fail, name
 // exactly bad (when bad is not nil), and the reader must have returned only
@@ -87,6 +124,7 @@ func checkCombine(t *testing.T, shares [][]byte, secret, want []byte, bad []int)
 		err  error
 	}{{"CombineSSMS", got, err}, {"reader", sgot, serr}} {
 		pos, isBad := badPositions(form.err)
+		checkReasons(t, form.err)
 		if want != nil {
 			recovered := form.err == nil || isBad && !errors.Is(form.err, ErrNotEnoughShares)
 			if !recovered || !bytes.Equal(form.got, want) {
@@ -400,6 +438,7 @@ func TestSSMSMixedSplits(t *testing.T) {
 	sa := mustSplitSSMS(t, a, 5, 3, 64, defaultAEAD(), 14)
 	sb := mustSplitSSMS(t, b, 5, 3, 64, defaultAEAD(), 15)
 	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, a, a, []int{1})
+	wantReasons(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, ErrOtherSplit)
 	checkCombine(t, [][]byte{sb[4], sa[0], sb[1], sa[2], sb[3]}, b, b, []int{1, 3})
 	// Not enough of either: nothing is named, nothing returned.
 	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sb[4]}, a, nil, nil)
@@ -417,6 +456,7 @@ func TestSSMSDuplicates(t *testing.T) {
 	secret := testSecret(100, 11)
 	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 17)
 	checkCombine(t, [][]byte{s[0], s[1], s[1], s[2]}, secret, secret, []int{2})
+	wantReasons(t, [][]byte{s[0], s[1], s[1], s[2]}, ErrDuplicatePart)
 	checkCombine(t, [][]byte{s[3], s[3], s[3], s[4], s[0]}, secret, secret, []int{1, 2})
 	checkCombine(t, [][]byte{s[0], s[0], s[1]}, secret, nil, []int{1})
 }
@@ -586,5 +626,39 @@ func TestSSMSForgedLaterChunk(t *testing.T) {
 		forge(forged, headerSize+chunk*rec+4+3, 0x10)
 		checkCombine(t, [][]byte{s[0], forged, s[3], s[4]}, secret, secret, []int{1})
 		checkCombine(t, [][]byte{s[4], s[3], forged, s[1], s[0]}, secret, secret, []int{2})
+	}
+}
+
+// TestSSMSReasons checks the reason given for each kind of bad share, and
+// that the message names it.
+func TestSSMSReasons(t *testing.T) {
+	secret := testSecret(200, 12)
+	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 18)
+	damaged := slices.Clone(s[1])
+	damaged[len(damaged)-10] ^= 1
+	forged := slices.Clone(s[2])
+	forge(forged, forgeable(forged)[0], 0x5a)
+	for _, c := range []struct {
+		name   string
+		shares [][]byte
+		want   []error
+	}{
+		{"damaged", [][]byte{s[0], damaged, s[2], s[3]}, []error{ErrShareDamaged}},
+		{"truncated", [][]byte{s[0], s[1][:len(s[1])-1], s[2], s[3]}, []error{ErrShareTruncated}},
+		{"extended", [][]byte{s[0], append(slices.Clone(s[1]), 0), s[2], s[3]}, []error{ErrShareExtended}},
+		{"not a share", [][]byte{s[0], []byte("hello, world"), s[2], s[3]}, []error{ErrNotSSMSShare}},
+		{"inconsistent", [][]byte{s[0], s[1], forged, s[3], s[4]}, []error{ErrShareInconsistent}},
+		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []error{ErrShareDamaged, ErrDuplicatePart}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantReasons(t, c.shares, c.want...)
+			_, err := CombineSSMS(c.shares)
+			msg := err.Error()
+			for _, w := range c.want {
+				if !strings.Contains(msg, strings.TrimPrefix(w.Error(), "shamir: ")) {
+					t.Errorf("message %q does not give the reason %q", msg, w)
+				}
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gf256/shamir"
 )
@@ -112,7 +113,7 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 	used := len(set.files)
 	var bse *shamir.BadSharesError
 	if errors.As(err, &bse) && bse.Err == nil {
-		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		set.bad = append(set.bad, badSSMS(set, bse)...)
 		used -= len(bse.Positions)
 		err = nil
 	}
@@ -164,13 +165,42 @@ func intoFolder(set *shareSet, opts *outputOptions) error {
 	return nil
 }
 
-// badSSMS names the share files at positions as bad.
-func badSSMS(set *shareSet, positions []int) []problem {
+// badSSMS names the share files bse finds bad, with its reasons.
+func badSSMS(set *shareSet, bse *shamir.BadSharesError) []problem {
 	var bad []problem
-	for _, i := range positions {
-		bad = append(bad, problem{set.files[i].where, "bad share: damaged, truncated, a duplicate, or of another split"})
+	for k, i := range bse.Positions {
+		why := "damaged, truncated, a duplicate, or of another split"
+		if k < len(bse.Reasons) && bse.Reasons[k] != nil {
+			why = reasonText(bse.Reasons[k])
+		}
+		bad = append(bad, problem{set.files[i].where, "bad share: " + why})
 	}
 	return bad
+}
+
+// reasonText says in words why the library found an SSMS share bad.
+func reasonText(err error) string {
+	switch {
+	case errors.Is(err, shamir.ErrShareDamaged):
+		return "damaged (its checksums do not match)"
+	case errors.Is(err, shamir.ErrShareTruncated):
+		return "truncated"
+	case errors.Is(err, shamir.ErrShareExtended):
+		return "has data past its end"
+	case errors.Is(err, shamir.ErrShareInconsistent):
+		return "disagrees with the other shares (altered, checksums and all)"
+	case errors.Is(err, shamir.ErrOtherSplit):
+		return "belongs to another split"
+	case errors.Is(err, shamir.ErrDuplicatePart):
+		return "a duplicate of another share given"
+	case errors.Is(err, shamir.ErrNotSSMSShare):
+		return "not an SSMS share"
+	case errors.Is(err, shamir.ErrUnsupportedVersion):
+		return "made by a newer version of the format"
+	case errors.Is(err, shamir.ErrUnsupportedAEAD):
+		return "names a cipher this version does not know"
+	}
+	return strings.TrimPrefix(err.Error(), "shamir: ")
 }
 
 // ssmsFailure reports the shares found bad and explains why the secret could
@@ -178,7 +208,7 @@ func badSSMS(set *shareSet, positions []int) []problem {
 func ssmsFailure(cmd string, set *shareSet, err error) error {
 	var bse *shamir.BadSharesError
 	if errors.As(err, &bse) {
-		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		set.bad = append(set.bad, badSSMS(set, bse)...)
 		if bse.Err != nil {
 			err = bse.Err
 		}

@@ -165,13 +165,13 @@ func TestSSMSBadShares(t *testing.T) {
 		bad   []string // files named bad
 		fatal string   // when the secret cannot be recovered
 	}{
-		{"damaged", []string{share("a", 0), "damaged.shamir", share("a", 2), share("a", 4)}, []string{"damaged.shamir: bad share"}, ""},
-		{"truncated", []string{"truncated.shamir", share("a", 0), share("a", 2), share("a", 4)}, []string{"truncated.shamir: bad share"}, ""},
+		{"damaged", []string{share("a", 0), "damaged.shamir", share("a", 2), share("a", 4)}, []string{"damaged.shamir: bad share: damaged"}, ""},
+		{"truncated", []string{"truncated.shamir", share("a", 0), share("a", 2), share("a", 4)}, []string{"truncated.shamir: bad share: truncated"}, ""},
 		{"header only", []string{"header-only.shamir", share("a", 0), share("a", 2), share("a", 4)}, []string{"header-only.shamir: bad share"}, ""},
-		{"other split", []string{share("a", 0), share("b", 1), share("a", 2), share("a", 4)}, []string{share("b", 1) + ": bad share"}, ""},
+		{"other split", []string{share("a", 0), share("b", 1), share("a", 2), share("a", 4)}, []string{share("b", 1) + ": bad share: belongs to another split"}, ""},
 		{"random bytes", []string{share("a", 0), "random.shamir", share("a", 2), share("a", 4)}, []string{"random.shamir: neither an SSMS share"}, ""},
 		{"text", []string{share("a", 0), "text.shamir", share("a", 2), share("a", 4)}, []string{"text.shamir"}, ""},
-		{"duplicate", []string{share("a", 0), "copy.shamir", share("a", 2), share("a", 4)}, []string{"copy.shamir: bad share"}, ""},
+		{"duplicate", []string{share("a", 0), "copy.shamir", share("a", 2), share("a", 4)}, []string{"copy.shamir: bad share: a duplicate"}, ""},
 		{"missing", []string{share("a", 0), "nowhere.shamir", share("a", 2), share("a", 4)}, []string{"nowhere.shamir: no such file"}, ""},
 		{"too few good", []string{share("a", 0), "damaged.shamir", "truncated.shamir", share("a", 4)}, []string{"damaged.shamir: bad share", "truncated.shamir: bad share"}, "need 3 of 5"},
 	} {

@@ -133,7 +133,7 @@ func verifySSMS(set *shareSet, quiet bool) error {
 	}
 	var bse *shamir.BadSharesError
 	if errors.As(err, &bse) && bse.Err == nil {
-		set.bad = append(set.bad, badSSMS(set, bse.Positions)...)
+		set.bad = append(set.bad, badSSMS(set, bse)...)
 		err = nil
 	}
 	if err != nil {

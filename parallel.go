@@ -20,12 +20,18 @@ const parallelChunk = 256 << 10
 // not nil, when it has no more chunks to take. Which goroutine takes which
 // chunk varies; what work computes must not depend on it.
 func forChunks(n int, setup func() (work func(i, lo, hi int), done func())) {
-	chunks := (n + parallelChunk - 1) / parallelChunk
+	forChunksOf(n, parallelChunk, setup)
+}
+
+// forChunksOf is forChunks with chunks of size units: [0, n) is cut at
+// multiples of size.
+func forChunksOf(n, size int, setup func() (work func(i, lo, hi int), done func())) {
+	chunks := (n + size - 1) / size
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers <= 1 {
 		work, done := setup()
 		for i := range chunks {
-			work(i, i*parallelChunk, min(n, (i+1)*parallelChunk))
+			work(i, i*size, min(n, (i+1)*size))
 		}
 		if done != nil {
 			done()
@@ -47,7 +53,7 @@ func forChunks(n int, setup func() (work func(i, lo, hi int), done func())) {
 				if i >= chunks {
 					return
 				}
-				work(i, i*parallelChunk, min(n, (i+1)*parallelChunk))
+				work(i, i*size, min(n, (i+1)*size))
 			}
 		}()
 	}

@@ -205,6 +205,12 @@ func SplitSSMS(secret []byte, parts, threshold int) ([][]byte, error) {
 
 // splitSSMS is SplitSSMS with the chunk size, the AEAD and the randomness
 // given.
+//
+// The chunks are sealed independently (each has its own nonce, from its
+// number), so a long secret's chunks are sealed on GOMAXPROCS goroutines,
+// in groups of about parallelChunk bytes, each goroutine with a sealer of
+// its own. Every chunk but the last is full, so where its records go in
+// the shares follows from its number alone.
 func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng io.Reader) ([][]byte, error) {
 	e, err := newEncoder(parts, threshold, chunkSize, aeadID, rng)
 	if err != nil {
@@ -218,33 +224,48 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 		shares[i] = buf[i*size : (i+1)*size : (i+1)*size]
 		copy(shares[i], e.headers[i])
 	}
-	recs := make([][]byte, parts)
-	off := headerSize
-	for first := true; first || len(secret) > 0; first = false {
-		p := secret[:min(chunkSize, len(secret))]
-		secret = secret[len(p):]
-		rl := recordOverhead + fragSize(len(p), threshold)
-		for i, s := range shares {
-			recs[i] = s[off : off+rl]
+	chunks := max(1, (len(secret)+chunkSize-1)/chunkSize)
+	fullRecord := recordOverhead + fragSize(chunkSize, threshold)
+	sealChunks := func(s *sealer, recs [][]byte, from, to int) {
+		for c := from; c < to; c++ {
+			p := secret[c*chunkSize : min((c+1)*chunkSize, len(secret))]
+			off := headerSize + c*fullRecord
+			rl := recordOverhead + fragSize(len(p), threshold)
+			for i, sh := range shares {
+				recs[i] = sh[off : off+rl]
+			}
+			e.seal(s, uint64(c), p, c == chunks-1, recs)
 		}
-		e.seal(p, len(secret) == 0, recs)
-		off += rl
 	}
+	group := max(1, parallelChunk/chunkSize)
+	forChunksOf(chunks, group, func() (func(i, lo, hi int), func()) {
+		s := e.newSealer()
+		recs := make([][]byte, parts)
+		return func(_, lo, hi int) { sealChunks(s, recs, lo, hi) }, s.release
+	})
 	return shares, nil
 }
 
-// An encoder seals and disperses the chunks of one split.
+// An encoder holds what the chunks of one split share: the headers, the
+// code and the key.
 type encoder struct {
 	parts, threshold int
+	chunkSize        int
+	aeadID           byte
 	headers          [][]byte // each share's header
 	hcrc             []uint32 // their CRCs, where each record's CRC starts
-	aead             cipher.AEAD
+	key              [keySize]byte
 	code             *rsCode
-	count            uint64 // the number of the next chunk
-	num              chunkNum
-	ct               []byte // a sealed chunk, padded to threshold fragments
-	release          func() // gives ct back
-	data, parity     [][]byte
+}
+
+// A sealer seals and disperses chunks of an encoder's split: one per
+// goroutine, each with its own AEAD and scratch.
+type sealer struct {
+	aead         cipher.AEAD
+	num          chunkNum
+	ct           []byte // a sealed chunk, padded to threshold fragments
+	release      func() // gives ct back
+	data, parity [][]byte
 }
 
 // newEncoder draws the key and the split ID from rng, shares the key, and
@@ -256,34 +277,31 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	if chunkSize < 1 || chunkSize > maxChunkSize {
 		return nil, fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
 	}
-	var key [keySize]byte
-	defer clear(key[:])
-	var id [splitIDSize]byte
-	if _, err := io.ReadFull(rng, key[:]); err != nil {
-		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
-	}
-	if _, err := io.ReadFull(rng, id[:]); err != nil {
-		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
-	}
-	keyShares, err := split(key[:], parts, threshold, rng)
-	if err != nil {
-		return nil, err
-	}
-	aead, err := newAEAD(aeadID, key[:])
-	if err != nil {
-		return nil, err
+	if aeadID != aesGCM && aeadID != chaCha20Poly1305 {
+		return nil, ErrUnsupportedAEAD
 	}
 	e := &encoder{
 		parts:     parts,
 		threshold: threshold,
+		chunkSize: chunkSize,
+		aeadID:    aeadID,
 		headers:   make([][]byte, parts),
 		hcrc:      make([]uint32, parts),
-		aead:      aead,
 		code:      newRSCode(parts, threshold),
-		data:      make([][]byte, threshold),
-		parity:    make([][]byte, parts-threshold),
 	}
-	e.ct, e.release = sealedBuf(threshold * fragSize(chunkSize, threshold))
+	var id [splitIDSize]byte
+	if _, err := io.ReadFull(rng, e.key[:]); err != nil {
+		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+	}
+	if _, err := io.ReadFull(rng, id[:]); err != nil {
+		clear(e.key[:])
+		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
+	}
+	keyShares, err := split(e.key[:], parts, threshold, rng)
+	if err != nil {
+		clear(e.key[:])
+		return nil, err
+	}
 	hbuf := make([]byte, parts*headerSize)
 	for i := range parts {
 		h := hbuf[i*headerSize : (i+1)*headerSize]
@@ -305,23 +323,42 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	return e, nil
 }
 
-// seal encrypts the chunk p, the last one if last is set, and writes its
-// record for share i to recs[i], which must be recordOverhead+fragSize(len(p))
-// bytes long.
-func (e *encoder) seal(p []byte, last bool, recs [][]byte) {
+// release clears the key. The sealers' AEADs hold it expanded, in memory
+// the package cannot clear (see docs/SECURITY.md).
+func (e *encoder) release() { clear(e.key[:]) }
+
+// newSealer returns a sealer for e's chunks. The caller releases it.
+func (e *encoder) newSealer() *sealer {
+	aead, err := newAEAD(e.aeadID, e.key[:])
+	if err != nil {
+		panic("shamir: " + err.Error()) // unreachable: newEncoder checked the AEAD
+	}
+	s := &sealer{
+		aead:   aead,
+		data:   make([][]byte, e.threshold),
+		parity: make([][]byte, e.parts-e.threshold),
+	}
+	s.ct, s.release = sealedBuf(e.threshold * fragSize(e.chunkSize, e.threshold))
+	return s
+}
+
+// seal encrypts p, chunk number count and the last one if last is set, with
+// s, and writes its record for share i to recs[i], which must be
+// recordOverhead+fragSize(len(p)) bytes long.
+func (e *encoder) seal(s *sealer, count uint64, p []byte, last bool, recs [][]byte) {
 	t := e.threshold
 	f := fragSize(len(p), t)
-	ct := e.ct[:t*f]
-	e.num.set(e.count, last)
-	e.aead.Seal(ct[:0], e.num.nonce[:], p, e.headers[0][:adSize])
+	ct := s.ct[:t*f]
+	s.num.set(count, last)
+	s.aead.Seal(ct[:0], s.num.nonce[:], p, e.headers[0][:adSize])
 	clear(ct[len(p)+tagSize:])
 	for j := range t {
-		e.data[j] = ct[j*f : (j+1)*f]
+		s.data[j] = ct[j*f : (j+1)*f]
 	}
-	for r := range e.parity {
-		e.parity[r] = recs[t+r][4 : 4+f]
+	for r := range s.parity {
+		s.parity[r] = recs[t+r][4 : 4+f]
 	}
-	e.code.encode(e.data, e.parity, 0, f)
+	e.code.encode(s.data, s.parity, 0, f)
 	length := uint32(len(p))
 	if last {
 		length |= lastFlag
@@ -329,11 +366,10 @@ func (e *encoder) seal(p []byte, last bool, recs [][]byte) {
 	for i, rec := range recs {
 		binary.BigEndian.PutUint32(rec, length)
 		if i < t {
-			copy(rec[4:4+f], e.data[i])
+			copy(rec[4:4+f], s.data[i])
 		}
-		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.hcrc[i], &e.num, rec[:4+f]))
+		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.hcrc[i], &s.num, rec[:4+f]))
 	}
-	e.count++
 }
 
 // recordCRC is the CRC-32C of a share's header (less its CRC), the chunk

@@ -36,8 +36,13 @@ func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, r
 	if err != nil {
 		return nil, err
 	}
+	// The writer seals on its own goroutine, with one sealer: the key can
+	// go at once.
+	s := e.newSealer()
+	e.release()
 	w := &splitWriter{
 		e:    e,
+		s:    s,
 		ws:   shares,
 		buf:  make([]byte, 0, chunkSize),
 		recs: make([][]byte, len(shares)),
@@ -52,6 +57,8 @@ func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, r
 
 type splitWriter struct {
 	e       *encoder
+	s       *sealer
+	count   uint64 // the number of the next chunk
 	ws      []io.Writer
 	buf     []byte   // the chunk being filled
 	recs    [][]byte // each share's record of the last chunk sealed
@@ -104,7 +111,7 @@ func (w *splitWriter) Close() error {
 	w.closed = true
 	err := w.flush(w.buf, true)
 	clear(w.buf)
-	w.e.release()
+	w.s.release()
 	return err
 }
 
@@ -123,7 +130,8 @@ func (w *splitWriter) flush(p []byte, last bool) error {
 	for i := range recs {
 		recs[i] = recs[i][:rl]
 	}
-	w.e.seal(p, last, recs)
+	w.e.seal(w.s, w.count, p, last, recs)
+	w.count++
 	for i, r := range recs {
 		if err := w.write(i, r); err != nil {
 			return err

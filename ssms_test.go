@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -660,5 +661,46 @@ func TestSSMSReasons(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSSMSParallelSplit checks that sealing chunks on several goroutines
+// makes the same shares as sealing them on one, for chunk counts around the
+// group size, and with the stream writer's.
+func TestSSMSParallelSplit(t *testing.T) {
+	for _, c := range []struct{ size, chunk int }{
+		{0, 64}, {1, 64}, {parallelChunk, 64 << 10}, {parallelChunk + 1, 64 << 10},
+		{3*parallelChunk + 5, 64 << 10}, {300 << 10, 1000}, {(parallelChunk/64)*64*3 + 64, 64},
+	} {
+		secret := testSecret(c.size, uint64(c.size))
+		split := func(procs int) [][]byte {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			return mustSplitSSMS(t, secret, 5, 3, c.chunk, defaultAEAD(), 21)
+		}
+		one, four := split(1), split(4)
+		for i := range one {
+			if !bytes.Equal(one[i], four[i]) {
+				t.Fatalf("%d bytes, chunks of %d: share %d differs between 1 and 4 goroutines", c.size, c.chunk, i)
+			}
+		}
+		bufs := make([]bytes.Buffer, 5)
+		ws := make([]io.Writer, 5)
+		for i := range ws {
+			ws[i] = &bufs[i]
+		}
+		w, err := newSplitWriter(ws, 3, c.chunk, defaultAEAD(), testRNG(21))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(secret)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for i := range one {
+			if !bytes.Equal(one[i], bufs[i].Bytes()) {
+				t.Fatalf("%d bytes, chunks of %d: share %d differs from the writer's", c.size, c.chunk, i)
+			}
+		}
+		checkCombine(t, four, secret, secret, nil)
 	}
 }

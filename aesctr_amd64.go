@@ -24,17 +24,7 @@ import (
 // the loop needs for its VEX-encoded 256-bit AES rounds, broadcasts and
 // shuffles. golang.org/x/sys/cpu reports VAES only when AVX-512 is usable;
 // its HasAVX2 includes the operating system's support of the YMM state.
-var hasVAES = func() bool {
-	if !cpu.X86.HasAVX2 || !cpu.X86.HasAES {
-		return false
-	}
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx, _ := cpuid(7, 0)
-	return ecx&(1<<9) != 0
-}()
+var hasVAES = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpuidLeaf7ECX(9)
 
 // useAESCTRAsm tells newAESCTR to use aesCTR rather than crypto/cipher:
 // where the CPU reports VAES and its 256-bit AES rounds work lane by lane.

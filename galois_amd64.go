@@ -61,17 +61,19 @@ var avx2Kernel = &kernel{
 // which golang.org/x/sys/cpu does not report on its own (its HasAVX512GFNI is
 // the same CPUID bit, but only set when AVX-512 is usable). VEX encodings of
 // 256-bit GFNI need AVX, and the kernel needs AVX2 besides.
-var hasGFNI = func() bool {
-	if !cpu.X86.HasAVX2 {
-		return false
-	}
+var hasGFNI = cpu.X86.HasAVX2 && cpuidLeaf7ECX(8)
+
+// cpuidLeaf7ECX reports the given bit of ECX in CPUID leaf 7, subleaf 0,
+// where the VEX-encoded GFNI (bit 8) and VAES (bit 9) are, which
+// golang.org/x/sys/cpu only reports for AVX-512.
+func cpuidLeaf7ECX(bit uint) bool {
 	maxID, _, _, _ := cpuid(0, 0)
 	if maxID < 7 {
 		return false
 	}
 	_, _, ecx, _ := cpuid(7, 0)
-	return ecx&(1<<8) != 0
-}()
+	return ecx>>bit&1 != 0
+}
 
 // archExpandAll and archMulRows are expandAll and kernel.mulRows for the
 // assembly kernels.

@@ -178,27 +178,27 @@ func badSSMS(set *shareSet, bse *shamir.BadSharesError) []problem {
 	return bad
 }
 
-// reasonText says in words why the library found an SSMS share bad.
+// reasons says in words why the library found an SSMS share bad.
+var reasons = []struct {
+	err  error
+	text string
+}{
+	{shamir.ErrShareDamaged, "damaged (its checksums do not match)"},
+	{shamir.ErrShareTruncated, "truncated"},
+	{shamir.ErrShareExtended, "has data past its end"},
+	{shamir.ErrShareInconsistent, "disagrees with the other shares (altered, checksums and all)"},
+	{shamir.ErrOtherSplit, "belongs to another split"},
+	{shamir.ErrDuplicatePart, "a duplicate of another share given"},
+	{shamir.ErrNotSSMSShare, "not an SSMS share"},
+	{shamir.ErrUnsupportedVersion, "made by a newer version of the format"},
+	{shamir.ErrUnsupportedAEAD, "names a cipher this version does not know"},
+}
+
 func reasonText(err error) string {
-	switch {
-	case errors.Is(err, shamir.ErrShareDamaged):
-		return "damaged (its checksums do not match)"
-	case errors.Is(err, shamir.ErrShareTruncated):
-		return "truncated"
-	case errors.Is(err, shamir.ErrShareExtended):
-		return "has data past its end"
-	case errors.Is(err, shamir.ErrShareInconsistent):
-		return "disagrees with the other shares (altered, checksums and all)"
-	case errors.Is(err, shamir.ErrOtherSplit):
-		return "belongs to another split"
-	case errors.Is(err, shamir.ErrDuplicatePart):
-		return "a duplicate of another share given"
-	case errors.Is(err, shamir.ErrNotSSMSShare):
-		return "not an SSMS share"
-	case errors.Is(err, shamir.ErrUnsupportedVersion):
-		return "made by a newer version of the format"
-	case errors.Is(err, shamir.ErrUnsupportedAEAD):
-		return "names a cipher this version does not know"
+	for _, r := range reasons {
+		if errors.Is(err, r.err) {
+			return r.text
+		}
 	}
 	return strings.TrimPrefix(err.Error(), "shamir: ")
 }

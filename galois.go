@@ -78,10 +78,10 @@ func powers(c byte) [8]byte {
 // nibbleTables holds the split nibble tables used by the VPSHUFB (AVX2) and
 // TBL (NEON) kernels: the table of c has c·i at [i] and c·(i<<4) at [16+i],
 // for i < 16, and the product of c and a byte b is then
-// tab[b&15] ^ tab[16+b>>4]. It holds the tables of every constant, built on first
-// use: a short secret's Split expands a dozen coefficients and does little
-// else, and a copy costs a fraction of building a table. It is indexed by
-// coefficients, which are public.
+// tab[b&15] ^ tab[16+b>>4]. It holds the tables of every constant, built on
+// first use: a short secret's Split expands a dozen coefficients and does
+// little else, and a copy costs a fraction of building a table. It is
+// indexed by coefficients, which are public.
 var nibbleTables = sync.OnceValue(func() *[256][32]byte {
 	var t [256][32]byte
 	for c := range t {
@@ -183,8 +183,9 @@ func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
 
 // init sets m to newMatrix(k, coef, rows, cols), for a matrix that the
 // caller keeps on its stack. If n >= 0, m is only ever applied to n columns
-// at a time; when that leaves no columns to the portable kernel (n is a
-// multiple of k's width, and so is blockSize), its expansion is skipped.
+// at a time; when n is a multiple of k's width (and so is blockSize), no
+// block leaves columns to the portable kernel, and its expansion is
+// skipped.
 func (m *matrix) init(k *kernel, coef []byte, rows, cols, n int) {
 	*m = matrix{rows: rows, cols: cols, k: k, size: len(coef) * k.tableSize}
 	gsize := 0

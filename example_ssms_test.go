@@ -92,3 +92,20 @@ func ExampleNewCombineReader() {
 	fmt.Printf("%s %v\n", secret, err)
 	// Output: streamed back <nil>
 }
+
+func ExampleInspectSSMS() {
+	shares, err := shamir.SplitSSMS([]byte("a secret of any size"), 5, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The header, the first 68 bytes, says which split a share is of.
+	info, err := shamir.InspectSSMS(shares[1][:68])
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("share %d of %d, any %d recover the secret\n", info.Index+1, info.Parts, info.Threshold)
+	fmt.Println(shamir.IsSSMS(shares[1]), shamir.IsSSMS([]byte("Unseal Key 1: ...")))
+	// Output:
+	// share 2 of 5, any 3 recover the secret
+	// true false
+}

@@ -435,6 +435,38 @@ func parseHeader(b []byte) (*header, error) {
 	return h, nil
 }
 
+// IsSSMS reports whether b, the start of a file or a message, starts as an
+// SSMS share does: with the format's magic, "GFSSMS" (docs/FORMAT.md). It
+// checks nothing else; InspectSSMS reads the header.
+func IsSSMS(b []byte) bool {
+	return len(b) >= len(ssmsMagic) && string(b[:len(ssmsMagic)]) == ssmsMagic
+}
+
+// An SSMSInfo is what the header of an SSMS share says of it.
+type SSMSInfo struct {
+	// Any Threshold of the split's Parts shares recover the secret.
+	Parts, Threshold int
+	// Index is the share's place in the split, 0 to Parts-1.
+	Index int
+	// SplitID is random, and the same in every share of one split.
+	SplitID [splitIDSize]byte
+}
+
+// InspectSSMS reads the header of an SSMS share, for which the share's first
+// 68 bytes suffice, and checks the header's own checksum; it does not look
+// at the rest of the share. It fails with the reason CombineSSMS would give
+// for a bad header: ErrNotSSMSShare, ErrShareTruncated,
+// ErrUnsupportedVersion, ErrUnsupportedAEAD or ErrShareDamaged.
+func InspectSSMS(share []byte) (SSMSInfo, error) {
+	h, err := parseHeader(share)
+	if err != nil {
+		return SSMSInfo{}, err
+	}
+	info := SSMSInfo{Parts: h.parts, Threshold: h.threshold, Index: h.index}
+	copy(info.SplitID[:], h.ad[hdrSplitID:])
+	return info, nil
+}
+
 // A record is one share's part of a sealed chunk.
 type record struct {
 	n    int  // the plaintext length of the chunk

@@ -16,6 +16,13 @@ func FuzzParseShare(f *testing.F) {
 	f.Add([]byte(ssmsMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, err := parseHeader(b)
+		info, ierr := InspectSSMS(b)
+		if ierr != err || err == nil && (info.Parts != h.parts || info.Threshold != h.threshold || info.Index != h.index) {
+			t.Fatalf("InspectSSMS = %+v, %v; parseHeader = %+v, %v", info, ierr, h, err)
+		}
+		if err != ErrNotSSMSShare && len(b) >= len(ssmsMagic) && !IsSSMS(b) {
+			t.Fatalf("IsSSMS is false for a share parseHeader recognizes (%v)", err)
+		}
 		if err != nil {
 			return
 		}

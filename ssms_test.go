@@ -704,3 +704,50 @@ func TestSSMSParallelSplit(t *testing.T) {
 		checkCombine(t, four, secret, secret, nil)
 	}
 }
+
+func TestInspectSSMS(t *testing.T) {
+	a := mustSplitSSMS(t, testSecret(1000, 13), 5, 3, 64, defaultAEAD(), 19)
+	b := mustSplitSSMS(t, testSecret(1000, 13), 5, 3, 64, defaultAEAD(), 20)
+	var id [16]byte
+	for i, s := range a {
+		if !IsSSMS(s) || !IsSSMS(s[:len(ssmsMagic)]) {
+			t.Fatalf("share %d: IsSSMS is false", i)
+		}
+		info, err := InspectSSMS(s[:headerSize])
+		if err != nil {
+			t.Fatalf("share %d: %v", i, err)
+		}
+		if info.Parts != 5 || info.Threshold != 3 || info.Index != i {
+			t.Fatalf("share %d: %+v", i, info)
+		}
+		if i == 0 {
+			id = info.SplitID
+		} else if info.SplitID != id {
+			t.Fatalf("share %d: split ID %x, share 0's %x", i, info.SplitID, id)
+		}
+	}
+	if info, _ := InspectSSMS(b[0]); info.SplitID == id {
+		t.Fatal("two splits have the same split ID")
+	}
+	damaged := slices.Clone(a[0][:headerSize])
+	damaged[hdrParts] ^= 1
+	for _, c := range []struct {
+		b   []byte
+		err error
+	}{
+		{a[0][:headerSize-1], ErrShareTruncated},
+		{a[0][:3], ErrShareTruncated},
+		{[]byte("GFSSM!"), ErrNotSSMSShare},
+		{[]byte("Unseal Key 1: abc"), ErrNotSSMSShare},
+		{damaged, ErrShareDamaged},
+	} {
+		if _, err := InspectSSMS(c.b); err != c.err {
+			t.Errorf("InspectSSMS(%q): %v, want %v", c.b, err, c.err)
+		}
+	}
+	for _, b := range [][]byte{nil, []byte("GFSSM"), []byte("gfssms"), []byte("Unseal Key 1")} {
+		if IsSSMS(b) {
+			t.Errorf("IsSSMS(%q) is true", b)
+		}
+	}
+}

@@ -52,18 +52,15 @@ type ssmsFile struct {
 	path  string // "" for stdin
 	size  int64  // -1 if unknown
 
-	// What the share's header says, unchecked, for messages; 0 if unknown.
+	// What the share's header says, for messages; 0 if it has no header
+	// that checks.
 	parts, threshold int
 }
 
 // newSSMSFile describes the SSMS share that starts with head.
 func newSSMSFile(where, path string, size int64, head []byte) ssmsFile {
 	f := ssmsFile{where: where, path: path, size: size}
-	// docs/FORMAT.md: the magic, a version byte, an AEAD byte, then the
-	// number of parts and the threshold, a byte each.
-	if len(head) > 9 && isSSMS(head) {
-		f.parts, f.threshold = int(head[8]), int(head[9])
-	}
+	f.parts, f.threshold = inspectSSMS(head)
 	return f
 }
 

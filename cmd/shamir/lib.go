@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/gf256/shamir"
@@ -23,13 +22,20 @@ func combineRobust(parts [][]byte, threshold int) ([]byte, []int, error) {
 	return shamir.CombineRobust(parts, threshold)
 }
 
-// ssmsMagic starts every SSMS share (docs/FORMAT.md).
-const ssmsMagic = "GFSSMS"
-
 // isSSMS reports whether head, the start of a file, is the start of an SSMS
 // share, or of what is left of one.
 func isSSMS(head []byte) bool {
-	return bytes.HasPrefix(head, []byte(ssmsMagic))
+	return shamir.IsSSMS(head)
+}
+
+// inspectSSMS returns the split's parts and threshold that the header at
+// the start of head gives, or zeros if it has none that checks.
+func inspectSSMS(head []byte) (parts, threshold int) {
+	info, err := shamir.InspectSSMS(head)
+	if err != nil {
+		return 0, 0
+	}
+	return info.Parts, info.Threshold
 }
 
 // newSplitWriter writes SSMS shares.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh runs the whole test suite, as CI does (.ci/run calls it):
-# formatting, vet and staticcheck; the root module natively (with coverage),
+# formatting, vet and staticcheck (native, purego, arm64); the root module
+# natively (with coverage),
 # with the race detector and with -tags purego; each fuzz target for a
 # number of executions; the root package under qemu as a CPU with AVX2 but no
 # AVX-512, a CPU without AVX2, and an arm64 CPU; and the interop module
@@ -45,8 +46,11 @@ GOARCH=arm64 go vet ./...
 # prints them itself).
 kernel() { "$@" -test.run '^(TestKernelNames|TestAESCTRPath)$' -test.v | grep -E 'active (kernel|AES)'; }
 
-step "staticcheck"
-go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+step "staticcheck: native, -tags purego, arm64"
+GOBIN=/tmp/shamir-tools go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+/tmp/shamir-tools/staticcheck ./...
+/tmp/shamir-tools/staticcheck -tags purego ./...
+GOARCH=arm64 /tmp/shamir-tools/staticcheck ./...
 
 step "native ($(go env GOARCH)), with coverage of package shamir"
 go test -c -o /tmp/shamir-native.test . && kernel /tmp/shamir-native.test

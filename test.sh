@@ -4,8 +4,8 @@
 # natively (with coverage), with the race detector and with -tags purego;
 # each fuzz target for a number of executions; the root package under qemu
 # as a CPU with AVX2 but no AVX-512, a CPU without AVX2, and an arm64 CPU;
-# and the interop module against Vault's package. It installs qemu-user when it is missing (as root,
-# with apt-get).
+# and the interop module against Vault's package. It installs qemu-user when
+# it is missing (as root, with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -121,7 +121,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	}
 	sp := splitter{secret, shares, t, outRows, evaluate}
 	if n > parallelChunk {
-		sp.runChunks(newMatrix(active, coef, len(outRows), t), rng)
+		if err := sp.runChunks(newMatrix(active, coef, len(outRows), t), rng); err != nil {
+			return nil, err
+		}
 		return shares, nil
 	}
 	// A short secret is split on the caller's goroutine, with the matrix and

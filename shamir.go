@@ -259,7 +259,7 @@ func randomXs(rng io.Reader, xs, buf []byte) error {
 	for i := range xs {
 		k := len(perm) - i // draw j uniformly from [i, 255)
 		r := uint(reciprocals[k])
-		limit := 256 - (256 - 256*r>>16*uint(k)) // the largest multiple of k that fits a byte
+		limit := 256 * r >> 16 * uint(k) // ⌊256/k⌋·k, the largest multiple of k that fits a byte
 		for {
 			if pos == len(buf) {
 				if err := readFull(rng, buf); err != nil {
@@ -368,20 +368,11 @@ func lagrange(dst, known, targets []byte) []byte {
 }
 
 // lagrangeAtZero appends to dst the weights w_j with p(0) = Σ_j w_j·p(xs[j])
-// for every polynomial p of degree < len(xs): L_j(0) = Π_{m≠j} x_m / (x_j − x_m).
-// The x coordinates must be distinct and non-zero.
+// for every polynomial p of degree < len(xs): the Lagrange matrix from xs to
+// the single target 0, L_j(0) = Π_{m≠j} x_m / (x_j − x_m). The x coordinates
+// must be distinct and non-zero.
 func lagrangeAtZero(dst, xs []byte) []byte {
-	for j, xj := range xs {
-		num, den := byte(1), byte(1)
-		for m, xm := range xs {
-			if m != j {
-				num = gfMulPublic(num, xm)
-				den = gfMulPublic(den, xj^xm)
-			}
-		}
-		dst = append(dst, gfMulPublic(num, gfInvPublic(den)))
-	}
-	return dst
+	return lagrange(dst, xs, []byte{0})
 }
 
 // smallParts is the number of parts whose headers, x coordinates and

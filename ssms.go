@@ -112,6 +112,9 @@ func defaultAEAD() byte {
 	return chaCha20Poly1305
 }
 
+// knownAEAD reports whether id names an AEAD of the format.
+func knownAEAD(id byte) bool { return id == aesGCM || id == chaCha20Poly1305 }
+
 func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 	switch id {
 	case aesGCM:
@@ -277,7 +280,7 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	if chunkSize < 1 || chunkSize > maxChunkSize {
 		return nil, fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
 	}
-	if aeadID != aesGCM && aeadID != chaCha20Poly1305 {
+	if !knownAEAD(aeadID) {
 		return nil, ErrUnsupportedAEAD
 	}
 	e := &encoder{
@@ -424,7 +427,7 @@ func parseHeader(b []byte) (*header, error) {
 	copy(h.ad[:], b[:adSize])
 	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
 	switch {
-	case h.aead != aesGCM && h.aead != chaCha20Poly1305:
+	case !knownAEAD(h.aead):
 		return nil, ErrUnsupportedAEAD
 	case checkSSMS(h.parts, h.threshold) != nil,
 		h.index >= h.parts,

@@ -21,7 +21,7 @@ type BadSharesError struct {
 	// Reasons, when not nil, holds for each of Positions why that share is
 	// bad. SSMS shares carry checksums and headers that tell: each reason is
 	// one of ErrShareDamaged, ErrShareTruncated, ErrShareExtended,
-	// ErrShareInconsistent, ErrOtherSplit, ErrDuplicatePart,
+	// ErrShareInconsistent, ErrOtherSplit, errDuplicatePart,
 	// ErrNotSSMSShare, ErrUnsupportedVersion and ErrUnsupportedAEAD. Verify
 	// and CombineRobust leave it nil: a plain share only disagrees with the
 	// others.

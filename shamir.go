@@ -11,26 +11,27 @@ import (
 // secret: the x coordinate, stored after the y bytes.
 const ShareOverhead = 1
 
-// Errors returned by Split and Combine. They are compared with errors.Is; the
-// conditions are those under which Vault's shamir package fails, plus ErrZeroX.
+// The errors of Split and Combine: the conditions under which Vault's shamir
+// package fails, in its order and with its words, and one more of Combine's
+// (errZeroX). None is exported: every one means that the arguments are
+// unusable, which the message says in the caller's terms, and no caller
+// acts on one differently from another.
 var (
-	ErrPartsBelowThreshold = errors.New("shamir: parts cannot be less than threshold")
-	ErrTooManyParts        = errors.New("shamir: parts cannot exceed 255")
-	ErrThresholdTooSmall   = errors.New("shamir: threshold must be at least 2")
-	ErrThresholdTooLarge   = errors.New("shamir: threshold cannot exceed 255")
-	ErrEmptySecret         = errors.New("shamir: cannot split an empty secret")
+	errPartsBelowThreshold = errors.New("shamir: parts cannot be less than threshold")
+	errTooManyParts        = errors.New("shamir: parts cannot exceed 255")
+	errThresholdTooSmall   = errors.New("shamir: threshold must be at least 2")
+	errThresholdTooLarge   = errors.New("shamir: threshold cannot exceed 255")
+	errEmptySecret         = errors.New("shamir: cannot split an empty secret")
 
-	ErrTooFewParts    = errors.New("shamir: less than two parts cannot be used to reconstruct the secret")
-	ErrPartTooShort   = errors.New("shamir: parts must be at least two bytes")
-	ErrLengthMismatch = errors.New("shamir: all parts must be the same length")
-	ErrDuplicatePart  = errors.New("shamir: duplicate part detected")
-	// ErrZeroX reports a part whose x coordinate is 0. Such a part cannot
+	errTooFewParts    = errors.New("shamir: less than two parts cannot be used to reconstruct the secret")
+	errPartTooShort   = errors.New("shamir: parts must be at least two bytes")
+	errLengthMismatch = errors.New("shamir: all parts must be the same length")
+	errDuplicatePart  = errors.New("shamir: duplicate part detected")
+	// errZeroX reports a part whose x coordinate is 0. Such a part cannot
 	// come from Split (its y bytes would be the secret itself); Vault's
-	// package accepts it, this one refuses it.
-	ErrZeroX = errors.New("shamir: part has x coordinate 0")
-	// ErrBufferOverlap reports that AppendCombine was asked to write the
-	// secret over one of the parts.
-	ErrBufferOverlap = errors.New("shamir: secret would overwrite a part")
+	// package accepts it, this one refuses it, after every check Vault
+	// makes.
+	errZeroX = errors.New("shamir: part has x coordinate 0")
 )
 
 // Split splits secret into parts shares, any threshold of which reconstruct
@@ -53,15 +54,15 @@ func checkSplit(secret []byte, parts, threshold int) error {
 	// The order is Vault's, so that both packages name the same problem.
 	switch {
 	case parts < threshold:
-		return ErrPartsBelowThreshold
+		return errPartsBelowThreshold
 	case parts > 255:
-		return ErrTooManyParts
+		return errTooManyParts
 	case threshold < 2:
-		return ErrThresholdTooSmall
+		return errThresholdTooSmall
 	case threshold > 255:
-		return ErrThresholdTooLarge
+		return errThresholdTooLarge
 	case len(secret) == 0:
-		return ErrEmptySecret
+		return errEmptySecret
 	}
 	return nil
 }
@@ -396,8 +397,8 @@ func Combine(parts [][]byte) ([]byte, error) {
 // keep it out of swap, to clear it when done) and hot loops spare the
 // allocation. The secret is written only to the returned slice's last
 // len(secret) bytes; if dst had no room, dst itself is left as it was. That
-// part must not overlap any of parts: if it does, AppendCombine returns
-// ErrBufferOverlap.
+// part must not overlap any of parts: if it does, AppendCombine panics, as
+// the AEADs of [crypto/cipher] do when asked to write over their input.
 func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 	var xsBuf, wBuf [smallParts]byte
 	var ysBuf [smallParts][]byte
@@ -410,7 +411,7 @@ func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 	ret, secret := grow(dst, n)
 	for _, p := range parts {
 		if overlaps(secret, p) {
-			return nil, ErrBufferOverlap
+			panic("shamir: AppendCombine would write the secret over a part")
 		}
 	}
 	if n > parallelChunk {
@@ -448,15 +449,15 @@ func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
 // appendParts is parseParts appending to xs and ys.
 func appendParts(xs []byte, ys [][]byte, parts [][]byte) ([]byte, [][]byte, error) {
 	if len(parts) < 2 {
-		return nil, nil, ErrTooFewParts
+		return nil, nil, errTooFewParts
 	}
 	size := len(parts[0])
 	if size < 2 {
-		return nil, nil, ErrPartTooShort
+		return nil, nil, errPartTooShort
 	}
 	for _, p := range parts[1:] {
 		if len(p) != size {
-			return nil, nil, ErrLengthMismatch
+			return nil, nil, errLengthMismatch
 		}
 	}
 	n := size - ShareOverhead
@@ -464,13 +465,15 @@ func appendParts(xs []byte, ys [][]byte, parts [][]byte) ([]byte, [][]byte, erro
 	for _, p := range parts {
 		x := p[n]
 		if seen[x] {
-			return nil, nil, ErrDuplicatePart
-		}
-		if x == 0 {
-			return nil, nil, ErrZeroX
+			return nil, nil, errDuplicatePart
 		}
 		seen[x] = true
 		xs, ys = append(xs, x), append(ys, p[:n])
+	}
+	// Vault checks for duplicates and then uses the parts; x = 0 is this
+	// package's own refusal, so it comes after every check Vault makes.
+	if seen[0] {
+		return nil, nil, errZeroX
 	}
 	return xs, ys, nil
 }

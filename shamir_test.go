@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -111,16 +112,16 @@ func TestSplitErrors(t *testing.T) {
 		parts, threshold int
 		want             error
 	}{
-		{[]byte("s"), 2, 3, ErrPartsBelowThreshold},
-		{[]byte("s"), 0, 1, ErrPartsBelowThreshold},
-		{[]byte("s"), 5, 1, ErrThresholdTooSmall},
-		{[]byte("s"), 5, -1, ErrThresholdTooSmall},
-		{[]byte("s"), -1, -2, ErrThresholdTooSmall},
-		{[]byte("s"), 256, 2, ErrTooManyParts},
-		{[]byte("s"), 256, 256, ErrTooManyParts},
-		{[]byte("s"), 300, 3, ErrTooManyParts},
-		{nil, 5, 3, ErrEmptySecret},
-		{[]byte{}, 2, 2, ErrEmptySecret},
+		{[]byte("s"), 2, 3, errPartsBelowThreshold},
+		{[]byte("s"), 0, 1, errPartsBelowThreshold},
+		{[]byte("s"), 5, 1, errThresholdTooSmall},
+		{[]byte("s"), 5, -1, errThresholdTooSmall},
+		{[]byte("s"), -1, -2, errThresholdTooSmall},
+		{[]byte("s"), 256, 2, errTooManyParts},
+		{[]byte("s"), 256, 256, errTooManyParts},
+		{[]byte("s"), 300, 3, errTooManyParts},
+		{nil, 5, 3, errEmptySecret},
+		{[]byte{}, 2, 2, errEmptySecret},
 	}
 	for _, c := range cases {
 		shares, err := Split(c.secret, c.parts, c.threshold)
@@ -128,9 +129,9 @@ func TestSplitErrors(t *testing.T) {
 			t.Errorf("Split(%d bytes, %d, %d) = %v, %v; want %v", len(c.secret), c.parts, c.threshold, shares, err, c.want)
 		}
 	}
-	// ErrThresholdTooLarge cannot be reached through Split (parts >= threshold
+	// errThresholdTooLarge cannot be reached through Split (parts >= threshold
 	// is checked first, then parts <= 255), but checkSplit keeps Vault's check.
-	if err := checkSplit([]byte("s"), 255, 256); !errors.Is(err, ErrPartsBelowThreshold) {
+	if err := checkSplit([]byte("s"), 255, 256); !errors.Is(err, errPartsBelowThreshold) {
 		t.Errorf("checkSplit(255, 256) = %v", err)
 	}
 }
@@ -151,17 +152,17 @@ func TestCombineErrors(t *testing.T) {
 		parts [][]byte
 		want  error
 	}{
-		{"nil", nil, ErrTooFewParts},
-		{"one part", shares[:1], ErrTooFewParts},
-		{"empty parts", [][]byte{{}, {}}, ErrPartTooShort},
-		{"one-byte parts", [][]byte{{1}, {2}}, ErrPartTooShort},
-		{"nil parts", [][]byte{nil, nil, nil}, ErrPartTooShort},
-		{"shorter part", [][]byte{shares[0], shares[1][:3]}, ErrLengthMismatch},
-		{"longer part", [][]byte{shares[0], append(bytes.Clone(shares[1]), 1)}, ErrLengthMismatch},
-		{"duplicate", [][]byte{shares[0], shares[1], shares[0]}, ErrDuplicatePart},
-		{"same x", [][]byte{shares[2], append(bytes.Clone(shares[3][:6]), shares[2][6])}, ErrDuplicatePart},
-		{"x = 0", [][]byte{shares[0], zeroX}, ErrZeroX},
-		{"256 parts", many, ErrDuplicatePart},
+		{"nil", nil, errTooFewParts},
+		{"one part", shares[:1], errTooFewParts},
+		{"empty parts", [][]byte{{}, {}}, errPartTooShort},
+		{"one-byte parts", [][]byte{{1}, {2}}, errPartTooShort},
+		{"nil parts", [][]byte{nil, nil, nil}, errPartTooShort},
+		{"shorter part", [][]byte{shares[0], shares[1][:3]}, errLengthMismatch},
+		{"longer part", [][]byte{shares[0], append(bytes.Clone(shares[1]), 1)}, errLengthMismatch},
+		{"duplicate", [][]byte{shares[0], shares[1], shares[0]}, errDuplicatePart},
+		{"same x", [][]byte{shares[2], append(bytes.Clone(shares[3][:6]), shares[2][6])}, errDuplicatePart},
+		{"x = 0", [][]byte{shares[0], zeroX}, errZeroX},
+		{"256 parts", many, errDuplicatePart},
 	}
 	for _, c := range cases {
 		secret, err := Combine(c.parts)
@@ -458,21 +459,21 @@ func TestAppendCombine(t *testing.T) {
 			t.Fatalf("n=%d: AppendCombine without room", n)
 		}
 
-		// Over a part.
+		// Over a part: a programming error, which panics.
 		for i, p := range parts {
-			if _, err := AppendCombine(p[:0], parts); !errors.Is(err, ErrBufferOverlap) {
-				t.Errorf("n=%d: secret over part %d: got %v, want ErrBufferOverlap", n, i, err)
+			if msg := panics(func() { AppendCombine(p[:0], parts) }); !strings.Contains(msg, "over a part") {
+				t.Errorf("n=%d: secret over part %d: got panic %q", n, i, msg)
 			}
 		}
 		// Over the end of a part's y bytes.
 		backing := make([]byte, 2*(n+1))
 		moved := [][]byte{backing[:n+1], parts[1], parts[2]}
 		copy(moved[0], parts[0])
-		if _, err := AppendCombine(backing[n-1:n-1], moved); !errors.Is(err, ErrBufferOverlap) {
-			t.Errorf("n=%d: secret over the end of a part: got %v, want ErrBufferOverlap", n, err)
+		if msg := panics(func() { AppendCombine(backing[n-1:n-1], moved) }); msg == "" {
+			t.Errorf("n=%d: secret over the end of a part: no panic", n)
 		}
-		if _, err := AppendCombine(backing[n:n], moved); !errors.Is(err, ErrBufferOverlap) {
-			t.Errorf("n=%d: secret over a part's x coordinate: got %v, want ErrBufferOverlap", n, err)
+		if msg := panics(func() { AppendCombine(backing[n:n], moved) }); msg == "" {
+			t.Errorf("n=%d: secret over a part's x coordinate: no panic", n)
 		}
 		// Just after it is fine.
 		if got, err := AppendCombine(backing[n+1:n+1], moved); err != nil || !bytes.Equal(got, secret) {
@@ -480,8 +481,8 @@ func TestAppendCombine(t *testing.T) {
 		}
 	}
 	// The errors are Combine's.
-	if _, err := AppendCombine(nil, [][]byte{{1, 2}}); !errors.Is(err, ErrTooFewParts) {
-		t.Errorf("one part: got %v, want ErrTooFewParts", err)
+	if _, err := AppendCombine(nil, [][]byte{{1, 2}}); !errors.Is(err, errTooFewParts) {
+		t.Errorf("one part: got %v, want errTooFewParts", err)
 	}
 }
 
@@ -510,4 +511,16 @@ func TestShareStride(t *testing.T) {
 			}
 		}
 	}
+}
+
+// panics runs f and returns the message it panicked with, or "" if it did
+// not panic.
+func panics(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
+	f()
+	return ""
 }

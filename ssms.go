@@ -30,8 +30,8 @@ import (
 // The byte layout of a share is in docs/FORMAT.md.
 
 // Errors returned by the SSMS functions, compared with errors.Is. Parameter
-// errors are those of Split (ErrPartsBelowThreshold, ErrTooManyParts,
-// ErrThresholdTooSmall, ErrThresholdTooLarge).
+// errors are those of Split (errPartsBelowThreshold, errTooManyParts,
+// errThresholdTooSmall, errThresholdTooLarge).
 var (
 	// ErrNotEnoughShares is wrapped by every error that means the secret was
 	// not recovered (or, for the reader, not recovered in full).
@@ -53,11 +53,8 @@ var (
 	ErrShareInconsistent  = errors.New("shamir: SSMS share disagrees with the others")
 	ErrOtherSplit         = errors.New("shamir: SSMS share belongs to another split")
 
-	// ErrNilStream reports a nil io.Reader or io.Writer given to
-	// NewSplitWriter or NewCombineReader.
-	ErrNilStream = errors.New("shamir: nil share stream")
-	// ErrClosed reports a Write to a split writer after Close.
-	ErrClosed = errors.New("shamir: write to closed SSMS writer")
+	// errClosed reports a Write to a split writer after Close.
+	errClosed = errors.New("shamir: write to closed SSMS writer")
 )
 
 // The share format. See docs/FORMAT.md.

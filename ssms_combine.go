@@ -163,7 +163,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 		live := g[:0:0]
 		for _, s := range g {
 			if seenIndex[s.hdr.index] || seenX[s.hdr.x] {
-				s.err = ErrDuplicatePart
+				s.err = errDuplicatePart
 				continue
 			}
 			seenIndex[s.hdr.index], seenX[s.hdr.x] = true, true

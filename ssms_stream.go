@@ -27,9 +27,9 @@ func NewSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
 }
 
 func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, rng io.Reader) (*splitWriter, error) {
-	for _, w := range shares {
+	for i, w := range shares {
 		if w == nil {
-			return nil, ErrNilStream
+			panic(fmt.Sprintf("shamir: NewSplitWriter: share %d has a nil io.Writer", i))
 		}
 	}
 	e, err := newEncoder(len(shares), threshold, chunkSize, aeadID, rng)
@@ -75,7 +75,7 @@ func (w *splitWriter) Write(p []byte) (int, error) {
 		return 0, w.err
 	}
 	if w.closed {
-		return 0, ErrClosed
+		return 0, errClosed
 	}
 	written := 0
 	for len(p) > 0 {
@@ -166,7 +166,7 @@ func NewCombineReader(shares []io.Reader) (io.Reader, error) {
 	ins := make([]*shareIn, len(shares))
 	for i, r := range shares {
 		if r == nil {
-			return nil, ErrNilStream
+			panic(fmt.Sprintf("shamir: NewCombineReader: share %d has a nil io.Reader", i))
 		}
 		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
 	}

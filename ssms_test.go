@@ -77,7 +77,7 @@ func badPositions(err error) ([]int, bool) {
 
 // shareReasons are the reasons a *BadSharesError from SSMS may give.
 var shareReasons = []error{ErrShareDamaged, ErrShareTruncated, ErrShareExtended,
-	ErrShareInconsistent, ErrOtherSplit, ErrDuplicatePart, ErrNotSSMSShare,
+	ErrShareInconsistent, ErrOtherSplit, errDuplicatePart, ErrNotSSMSShare,
 	ErrUnsupportedVersion, ErrUnsupportedAEAD}
 
 // checkReasons checks that a *BadSharesError in err gives one of
@@ -233,7 +233,7 @@ func TestSSMSStreamCompatible(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := w.Write([]byte{1}); !errors.Is(err, ErrClosed) {
+			if _, err := w.Write([]byte{1}); !errors.Is(err, errClosed) {
 				t.Fatalf("Write after Close: %v", err)
 			}
 			got := make([][]byte, 5)
@@ -457,7 +457,7 @@ func TestSSMSDuplicates(t *testing.T) {
 	secret := testSecret(100, 11)
 	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 17)
 	checkCombine(t, [][]byte{s[0], s[1], s[1], s[2]}, secret, secret, []int{2})
-	wantReasons(t, [][]byte{s[0], s[1], s[1], s[2]}, ErrDuplicatePart)
+	wantReasons(t, [][]byte{s[0], s[1], s[1], s[2]}, errDuplicatePart)
 	checkCombine(t, [][]byte{s[3], s[3], s[3], s[4], s[0]}, secret, secret, []int{1, 2})
 	checkCombine(t, [][]byte{s[0], s[0], s[1]}, secret, nil, []int{1})
 }
@@ -467,11 +467,11 @@ func TestSSMSErrors(t *testing.T) {
 		parts, threshold int
 		err              error
 	}{
-		{2, 3, ErrPartsBelowThreshold},
-		{256, 3, ErrTooManyParts},
-		{5, 1, ErrThresholdTooSmall},
-		{5, 0, ErrThresholdTooSmall},
-		{1, 1, ErrThresholdTooSmall},
+		{2, 3, errPartsBelowThreshold},
+		{256, 3, errTooManyParts},
+		{5, 1, errThresholdTooSmall},
+		{5, 0, errThresholdTooSmall},
+		{1, 1, errThresholdTooSmall},
 	} {
 		if _, err := SplitSSMS([]byte("x"), c.parts, c.threshold); !errors.Is(err, c.err) {
 			t.Errorf("SplitSSMS(%d, %d): %v, want %v", c.parts, c.threshold, err, c.err)
@@ -484,11 +484,11 @@ func TestSSMSErrors(t *testing.T) {
 			t.Errorf("NewSplitWriter(%d, %d): %v, want %v", c.parts, c.threshold, err, c.err)
 		}
 	}
-	if _, err := NewSplitWriter([]io.Writer{io.Discard, nil}, 2); !errors.Is(err, ErrNilStream) {
-		t.Errorf("NewSplitWriter with a nil writer: %v", err)
+	if msg := panics(func() { NewSplitWriter([]io.Writer{io.Discard, nil}, 2) }); !strings.Contains(msg, "share 1 has a nil io.Writer") {
+		t.Errorf("NewSplitWriter with a nil writer: panic %q", msg)
 	}
-	if _, err := NewCombineReader([]io.Reader{nil}); !errors.Is(err, ErrNilStream) {
-		t.Errorf("NewCombineReader with a nil reader: %v", err)
+	if msg := panics(func() { NewCombineReader([]io.Reader{nil}) }); !strings.Contains(msg, "share 0 has a nil io.Reader") {
+		t.Errorf("NewCombineReader with a nil reader: panic %q", msg)
 	}
 	for _, shares := range [][][]byte{nil, {}, {nil}, {{}, {}}} {
 		if got, err := CombineSSMS(shares); got != nil || !errors.Is(err, ErrNotEnoughShares) {
@@ -649,7 +649,7 @@ func TestSSMSReasons(t *testing.T) {
 		{"extended", [][]byte{s[0], append(slices.Clone(s[1]), 0), s[2], s[3]}, []error{ErrShareExtended}},
 		{"not a share", [][]byte{s[0], []byte("hello, world"), s[2], s[3]}, []error{ErrNotSSMSShare}},
 		{"inconsistent", [][]byte{s[0], s[1], forged, s[3], s[4]}, []error{ErrShareInconsistent}},
-		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []error{ErrShareDamaged, ErrDuplicatePart}},
+		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []error{ErrShareDamaged, errDuplicatePart}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			wantReasons(t, c.shares, c.want...)

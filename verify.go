@@ -63,8 +63,8 @@ var ErrInconsistentShares = errors.New("shamir: shares do not lie on one polynom
 // no such set exists, Positions is empty: the parts are known to be
 // inconsistent but which are bad cannot be told.
 //
-// The format errors are those of Combine, and ErrThresholdTooSmall,
-// ErrThresholdTooLarge and ErrPartsBelowThreshold for a threshold outside
+// The format errors are those of Combine, and errThresholdTooSmall,
+// errThresholdTooLarge and errPartsBelowThreshold for a threshold outside
 // 2…len(parts).
 //
 // Verify checks the parts with one pass of the engine over them and, when
@@ -132,11 +132,11 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err
 func parsePartsThreshold(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err error) {
 	switch {
 	case threshold < 2:
-		return nil, nil, ErrThresholdTooSmall
+		return nil, nil, errThresholdTooSmall
 	case threshold > 255:
-		return nil, nil, ErrThresholdTooLarge
+		return nil, nil, errThresholdTooLarge
 	case len(parts) < threshold:
-		return nil, nil, ErrPartsBelowThreshold
+		return nil, nil, errPartsBelowThreshold
 	}
 	return parseParts(parts)
 }

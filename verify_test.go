@@ -415,16 +415,16 @@ func TestVerifyErrors(t *testing.T) {
 		threshold int
 		want      error
 	}{
-		{"threshold 1", ok, 1, ErrThresholdTooSmall},
-		{"threshold 0", ok, 0, ErrThresholdTooSmall},
-		{"threshold -1", ok, -1, ErrThresholdTooSmall},
-		{"threshold 256", ok, 256, ErrThresholdTooLarge},
-		{"too few", ok[:2], 3, ErrPartsBelowThreshold},
-		{"none", nil, 2, ErrPartsBelowThreshold},
-		{"length", short, 3, ErrLengthMismatch},
-		{"duplicate", dup, 3, ErrDuplicatePart},
-		{"zero x", zero, 3, ErrZeroX},
-		{"too short", tiny, 2, ErrPartTooShort},
+		{"threshold 1", ok, 1, errThresholdTooSmall},
+		{"threshold 0", ok, 0, errThresholdTooSmall},
+		{"threshold -1", ok, -1, errThresholdTooSmall},
+		{"threshold 256", ok, 256, errThresholdTooLarge},
+		{"too few", ok[:2], 3, errPartsBelowThreshold},
+		{"none", nil, 2, errPartsBelowThreshold},
+		{"length", short, 3, errLengthMismatch},
+		{"duplicate", dup, 3, errDuplicatePart},
+		{"zero x", zero, 3, errZeroX},
+		{"too short", tiny, 2, errPartTooShort},
 	} {
 		if err := Verify(c.parts, c.threshold); !errors.Is(err, c.want) {
 			t.Errorf("%s: Verify = %v, want %v", c.name, err, c.want)

@@ -212,7 +212,7 @@ func explainCombineError(err error, threshold, n int) error {
 	case errors.As(err, &bse) && len(bse.Positions) == 0:
 		return fmt.Errorf("the %d shares do not agree with each other, and which are bad cannot be told: "+
 			"add more shares, or check that -t %d is the threshold they were made with", n, threshold)
-	case errors.Is(err, shamir.ErrPartsBelowThreshold):
+	case n < threshold:
 		return fmt.Errorf("%s, fewer than the threshold %d", countShares(n, "usable share"), threshold)
 	}
 	return err

@@ -188,7 +188,6 @@ var reasons = []struct {
 	{shamir.ErrShareExtended, "has data past its end"},
 	{shamir.ErrShareInconsistent, "disagrees with the other shares (altered, checksums and all)"},
 	{shamir.ErrOtherSplit, "belongs to another split"},
-	{shamir.ErrDuplicatePart, "a duplicate of another share given"},
 	{shamir.ErrNotSSMSShare, "not an SSMS share"},
 	{shamir.ErrUnsupportedVersion, "made by a newer version of the format"},
 	{shamir.ErrUnsupportedAEAD, "names a cipher this version does not know"},

@@ -31,23 +31,28 @@ func ExampleCombineSSMS() {
 	}
 
 	// One share was damaged in storage. The other four are more than the
-	// three needed, so the secret comes back, and the error names the bad
-	// share.
+	// three needed: the secret comes back, err is nil, and the bad share
+	// is reported beside it, to be replaced.
 	shares[1][len(shares[1])-3] ^= 1
-	got, err := shamir.CombineSSMS(shares)
-	var bad *shamir.BadSharesError
-	if errors.As(err, &bad) {
-		fmt.Println("bad shares:", bad.Positions)
+	got, bad, err := shamir.CombineSSMS(shares)
+	if err != nil {
+		log.Fatal(err)
 	}
 	fmt.Printf("%s\n", got)
+	for _, b := range bad {
+		fmt.Println("replace", b)
+	}
 
-	// With only two good shares of three needed, nothing comes back.
-	_, err = shamir.CombineSSMS(shares[:3])
+	// With only two good shares of three needed, nothing comes back; the
+	// error says why and lists the bad shares.
+	_, _, err = shamir.CombineSSMS(shares[:3])
 	fmt.Println(errors.Is(err, shamir.ErrNotEnoughShares))
+	fmt.Println(err)
 	// Output:
-	// bad shares: [1]
 	// the backup key
+	// replace share 1: damaged
 	// true
+	// shamir: not enough good shares to recover the secret: 2 good shares, 3 needed; bad: share 1: damaged
 }
 
 func ExampleNewSplitWriter() {
@@ -71,9 +76,9 @@ func ExampleNewSplitWriter() {
 	}
 
 	// The streamed shares are ordinary SSMS shares.
-	secret, err := shamir.CombineSSMS([][]byte{files[0].Bytes(), files[2].Bytes()})
-	fmt.Println(len(secret), err)
-	// Output: 1048576 <nil>
+	secret, bad, err := shamir.CombineSSMS([][]byte{files[0].Bytes(), files[2].Bytes()})
+	fmt.Println(len(secret), bad, err)
+	// Output: 1048576 [] <nil>
 }
 
 func ExampleNewCombineReader() {
@@ -81,16 +86,27 @@ func ExampleNewCombineReader() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r, err := shamir.NewCombineReader([]io.Reader{bytes.NewReader(shares[2]), bytes.NewReader(shares[0])})
+	// Share 1 was cut short, in a file system that filled up.
+	shares[1] = shares[1][:len(shares[1])-5]
+	r, err := shamir.NewCombineReader([]io.Reader{
+		bytes.NewReader(shares[2]), bytes.NewReader(shares[1]), bytes.NewReader(shares[0]),
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The reader returns only authenticated data; an error other than
-	// io.EOF at the end means the secret was not read in full (or, as a
-	// *BadSharesError, that some shares were bad but the secret was).
+	// The reader returns only authenticated data, and io.EOF once the
+	// whole secret is read, so io.ReadAll (or io.Copy) returns a nil error
+	// exactly when the secret was recovered. The shares found bad on the
+	// way are then listed by BadShares.
 	secret, err := io.ReadAll(r)
-	fmt.Printf("%s %v\n", secret, err)
-	// Output: streamed back <nil>
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s\n", secret)
+	fmt.Println(r.BadShares())
+	// Output:
+	// streamed back
+	// [share 1: truncated]
 }
 
 func ExampleInspectSSMS() {

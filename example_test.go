@@ -70,21 +70,15 @@ func ExampleVerify() {
 	// A share mistyped at one byte. Five shares with threshold 3 have two
 	// to spare, enough to tell which one of them is wrong.
 	shares[3][7] ^= 0x20
-	err = shamir.Verify(shares, 3)
-	var bad *shamir.BadSharesError
-	if errors.As(err, &bad) {
-		fmt.Println("bad shares:", bad.Positions)
-	}
+	fmt.Println(shamir.Verify(shares, 3))
 
 	// With one to spare, a bad share is found but cannot be named.
-	err = shamir.Verify(shares[:4], 3)
-	if errors.As(err, &bad) {
-		fmt.Println("bad shares:", bad.Positions)
-	}
+	_, err = shamir.Verify(shares[:4], 3)
+	fmt.Println(errors.Is(err, shamir.ErrInconsistentShares))
 	// Output:
-	// <nil>
-	// bad shares: [3]
-	// bad shares: []
+	// [] <nil>
+	// [share 3: disagrees with the other shares] <nil>
+	// true
 }
 
 func ExampleCombineRobust() {
@@ -96,35 +90,42 @@ func ExampleCombineRobust() {
 	shares[1][0] ^= 1
 	copy(shares[5], "from another split, entirely")
 
+	// err is nil: the secret was recovered. The shares set aside on the
+	// way are a value beside it, not an error.
 	secret, bad, err := shamir.CombineRobust(shares, 3)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("%s\n", secret)
-	fmt.Println("set aside:", bad)
+	for _, b := range bad {
+		fmt.Println("replace share", b.Position)
+	}
 	// Output:
 	// correct horse battery staple
-	// set aside: [1 5]
+	// replace share 1
+	// replace share 5
 }
 
-func ExampleBadSharesError() {
-	shares, err := shamir.Split([]byte("unseal key"), 5, 3)
+func ExampleCombineError() {
+	shares, err := shamir.SplitSSMS([]byte("unseal key"), 5, 3)
 	if err != nil {
 		log.Fatal(err)
 	}
-	shares[0][2] ^= 0xff
+	shares[0] = shares[0][:80]           // truncated
+	shares[3] = []byte("Unseal Key 4: ") // not an SSMS share
 
-	err = shamir.Verify(shares, 3)
-	fmt.Println(errors.Is(err, shamir.ErrBadShares), errors.Is(err, shamir.ErrInconsistentShares))
-	var bad *shamir.BadSharesError
-	if errors.As(err, &bad) {
-		for _, i := range bad.Positions {
-			fmt.Println("replace share", i)
+	_, _, err = shamir.CombineSSMS(shares[:4])
+	var ce *shamir.CombineError
+	if errors.As(err, &ce) {
+		fmt.Printf("%d good shares of %d needed\n", ce.Good, ce.Needed)
+		for _, b := range ce.Bad {
+			fmt.Printf("share %d is bad: %v\n", b.Position, b.Reason)
 		}
 	}
 	// Output:
-	// true true
-	// replace share 0
+	// 2 good shares of 3 needed
+	// share 0 is bad: truncated
+	// share 3 is bad: not an SSMS share
 }
 
 // A share is ShareOverhead bytes longer than the secret.

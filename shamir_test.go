@@ -381,25 +381,33 @@ func TestGF256Vectors(t *testing.T) {
 	}
 }
 
-func TestBadSharesErrorMessages(t *testing.T) {
-	cases := []struct {
-		err  *BadSharesError
+func TestErrorMessages(t *testing.T) {
+	for _, c := range []struct {
+		err  error
 		want string
 	}{
-		{&BadSharesError{Positions: []int{1, 4}}, "shamir: bad shares at positions 1, 4"},
-		{&BadSharesError{}, "shamir: shares are inconsistent; which are bad cannot be told"},
-		{&BadSharesError{Positions: []int{0}, Err: ErrNotEnoughShares}, "shamir: bad shares at positions 0: " + ErrNotEnoughShares.Error()},
-	}
-	for _, c := range cases {
+		{&CombineError{Err: ErrNotEnoughShares}, ErrNotEnoughShares.Error()},
+		{&CombineError{Err: ErrNotEnoughShares, Good: 1, Needed: 3, Bad: []BadShare{{Position: 0, Reason: Damaged}, {Position: 4, Reason: Duplicate}}},
+			"shamir: not enough good shares to recover the secret: 1 good share, 3 needed; bad: share 0: damaged, share 4: duplicate"},
+		{&CombineError{Err: ErrInconsistentShares, Good: 4, Needed: 3},
+			"shamir: shares are inconsistent, and which are bad cannot be told: 4 good shares, 3 needed"},
+		{&CombineError{Err: ErrNotEnoughShares, Bad: []BadShare{{Position: 2, Reason: Unreadable, Err: errors.New("boom")}}},
+			"shamir: not enough good shares to recover the secret; bad: share 2: unreadable: boom"},
+	} {
 		if got := c.err.Error(); got != c.want {
 			t.Errorf("Error() = %q, want %q", got, c.want)
 		}
-		if !errors.Is(c.err, ErrBadShares) {
-			t.Errorf("%v does not match ErrBadShares", c.err)
-		}
-		if c.err.Err != nil && !errors.Is(c.err, c.err.Err) {
+		if !errors.Is(c.err, c.err.(*CombineError).Err) {
 			t.Errorf("%v does not match its Err", c.err)
 		}
+	}
+	for r := Inconsistent; r <= Unreadable; r++ {
+		if s := r.String(); s == "" || strings.HasPrefix(s, "Reason(") {
+			t.Errorf("reason %d has no text", int(r))
+		}
+	}
+	if s := Reason(0).String(); s != "Reason(0)" {
+		t.Errorf("Reason(0).String() = %q", s)
 	}
 }
 

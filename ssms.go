@@ -29,33 +29,8 @@ import (
 //
 // The byte layout of a share is in docs/FORMAT.md.
 
-// Errors returned by the SSMS functions, compared with errors.Is. Parameter
-// errors are those of Split (errPartsBelowThreshold, errTooManyParts,
-// errThresholdTooSmall, errThresholdTooLarge).
-var (
-	// ErrNotEnoughShares is wrapped by every error that means the secret was
-	// not recovered (or, for the reader, not recovered in full).
-	ErrNotEnoughShares = errors.New("shamir: not enough good shares to recover the secret")
-	// ErrMixedSplits reports shares of two or more splits with the same
-	// number of good shares, enough to recover each, so that which one is
-	// meant cannot be told. (When one split has more shares than any other,
-	// it is recovered and the others' shares are reported bad.)
-	ErrMixedSplits = errors.New("shamir: shares of several splits, each complete")
-
-	// The reasons a single share is bad. They are joined to
-	// ErrNotEnoughShares when recovery fails.
-	ErrNotSSMSShare       = errors.New("shamir: not an SSMS share")
-	ErrUnsupportedVersion = errors.New("shamir: unsupported SSMS share version")
-	ErrUnsupportedAEAD    = errors.New("shamir: SSMS share names an unknown AEAD")
-	ErrShareDamaged       = errors.New("shamir: SSMS share is damaged")
-	ErrShareTruncated     = errors.New("shamir: SSMS share is truncated")
-	ErrShareExtended      = errors.New("shamir: SSMS share has data past its end")
-	ErrShareInconsistent  = errors.New("shamir: SSMS share disagrees with the others")
-	ErrOtherSplit         = errors.New("shamir: SSMS share belongs to another split")
-
-	// errClosed reports a Write to a split writer after Close.
-	errClosed = errors.New("shamir: write to closed SSMS writer")
-)
+// errClosed reports a Write to a split writer after Close.
+var errClosed = errors.New("shamir: write to closed SSMS writer")
 
 // The share format. See docs/FORMAT.md.
 const (
@@ -123,7 +98,7 @@ func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 	case chaCha20Poly1305:
 		return chacha20poly1305.New(key)
 	}
-	return nil, ErrUnsupportedAEAD
+	return nil, fmt.Errorf("shamir: unknown SSMS AEAD %d", id)
 }
 
 // A chunkNum holds the number of a chunk in the forms the format uses. It
@@ -278,7 +253,7 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		return nil, fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
 	}
 	if !knownAEAD(aeadID) {
-		return nil, ErrUnsupportedAEAD
+		return nil, fmt.Errorf("shamir: unknown SSMS AEAD %d", aeadID)
 	}
 	e := &encoder{
 		parts:     parts,
@@ -392,22 +367,23 @@ type header struct {
 	crc              uint32
 }
 
-// parseHeader parses and checks the first headerSize bytes of a share.
-func parseHeader(b []byte) (*header, error) {
+// parseHeader parses and checks the first headerSize bytes of a share. It
+// returns the header, or nil and why it is bad.
+func parseHeader(b []byte) (*header, Reason) {
 	if len(b) < len(ssmsMagic) || string(b[:len(ssmsMagic)]) != ssmsMagic {
 		if len(b) < len(ssmsMagic) && string(b) == ssmsMagic[:len(b)] {
-			return nil, ErrShareTruncated
+			return nil, Truncated
 		}
-		return nil, ErrNotSSMSShare
+		return nil, NotSSMS
 	}
 	if len(b) <= hdrVersion {
-		return nil, ErrShareTruncated
+		return nil, Truncated
 	}
 	if b[hdrVersion] != ssmsVersion {
-		return nil, ErrUnsupportedVersion
+		return nil, Unsupported
 	}
 	if len(b) < headerSize {
-		return nil, ErrShareTruncated
+		return nil, Truncated
 	}
 	h := &header{
 		aead:      b[hdrAEAD],
@@ -419,25 +395,25 @@ func parseHeader(b []byte) (*header, error) {
 		crc:       crc32.Checksum(b[:hdrCRC], castagnoli),
 	}
 	if h.crc != binary.BigEndian.Uint32(b[hdrCRC:]) {
-		return nil, ErrShareDamaged
+		return nil, Damaged
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
 	switch {
 	case !knownAEAD(h.aead):
-		return nil, ErrUnsupportedAEAD
+		return nil, Unsupported
 	case checkSSMS(h.parts, h.threshold) != nil,
 		h.index >= h.parts,
 		h.x == 0,
 		h.chunkSize < 1 || h.chunkSize > maxChunkSize:
-		return nil, ErrShareDamaged
+		return nil, Damaged
 	}
-	return h, nil
+	return h, 0
 }
 
 // IsSSMS reports whether b, the start of a file or a message, starts as an
 // SSMS share does: with the format's magic, "GFSSMS" (docs/FORMAT.md). It
-// checks nothing else; InspectSSMS reads the header.
+// checks nothing else; [InspectSSMS] reads the header.
 func IsSSMS(b []byte) bool {
 	return len(b) >= len(ssmsMagic) && string(b[:len(ssmsMagic)]) == ssmsMagic
 }
@@ -449,18 +425,18 @@ type SSMSInfo struct {
 	// Index is the share's place in the split, 0 to Parts-1.
 	Index int
 	// SplitID is random, and the same in every share of one split.
-	SplitID [splitIDSize]byte
+	SplitID [16]byte
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
 // 68 bytes suffice, and checks the header's own checksum; it does not look
-// at the rest of the share. It fails with the reason CombineSSMS would give
-// for a bad header: ErrNotSSMSShare, ErrShareTruncated,
-// ErrUnsupportedVersion, ErrUnsupportedAEAD or ErrShareDamaged.
+// at the rest of the share. It fails, saying why, for a header that
+// [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
+// [Unsupported] or [Damaged].
 func InspectSSMS(share []byte) (SSMSInfo, error) {
-	h, err := parseHeader(share)
-	if err != nil {
-		return SSMSInfo{}, err
+	h, why := parseHeader(share)
+	if h == nil {
+		return SSMSInfo{}, fmt.Errorf("shamir: SSMS share header: %v", why)
 	}
 	info := SSMSInfo{Parts: h.parts, Threshold: h.threshold, Index: h.index}
 	copy(info.SplitID[:], h.ad[hdrSplitID:])
@@ -476,34 +452,34 @@ type record struct {
 
 // parseRecord checks the record rec of the share with header h for the chunk
 // num; rec must have the length its first word implies (see recordSize).
-func parseRecord(h *header, num *chunkNum, rec []byte) (record, error) {
-	n, last, err := recordLength(h, binary.BigEndian.Uint64(num.be[:]), rec)
-	if err != nil {
-		return record{}, err
+func parseRecord(h *header, num *chunkNum, rec []byte) (record, Reason) {
+	n, last, why := recordLength(h, binary.BigEndian.Uint64(num.be[:]), rec)
+	if why != 0 {
+		return record{}, why
 	}
 	f := fragSize(n, h.threshold)
 	if len(rec) != recordOverhead+f {
-		return record{}, ErrShareTruncated
+		return record{}, Truncated
 	}
 	if recordCRC(h.crc, num, rec[:4+f]) != binary.BigEndian.Uint32(rec[4+f:]) {
-		return record{}, ErrShareDamaged
+		return record{}, Damaged
 	}
-	return record{n: n, last: last, frag: rec[4 : 4+f]}, nil
+	return record{n: n, last: last, frag: rec[4 : 4+f]}, 0
 }
 
 // recordLength reads the length word of a record: every chunk but the last
 // is full, and the last is empty only when it is the first (the secret is
 // empty).
-func recordLength(h *header, count uint64, rec []byte) (n int, last bool, err error) {
+func recordLength(h *header, count uint64, rec []byte) (n int, last bool, why Reason) {
 	if len(rec) < 4 {
-		return 0, false, ErrShareTruncated
+		return 0, false, Truncated
 	}
 	v := binary.BigEndian.Uint32(rec)
 	n, last = int(v&^lastFlag), v&lastFlag != 0
 	if n > h.chunkSize || !last && n != h.chunkSize || n == 0 && count > 0 {
-		return 0, false, ErrShareDamaged
+		return 0, false, Damaged
 	}
-	return n, last, nil
+	return n, last, 0
 }
 
 // recordSize is the length of a record whose first word is valid.
@@ -511,41 +487,41 @@ func recordSize(h *header, n int) int {
 	return recordOverhead + fragSize(n, h.threshold)
 }
 
-// CombineSSMS recovers a secret from shares made by SplitSSMS or
-// NewSplitWriter. Any threshold good shares of the split suffice; the others
-// may be damaged, truncated, duplicated, from another split, or missing.
+// CombineSSMS recovers a secret from shares made by [SplitSSMS] or
+// [NewSplitWriter]. Any threshold good shares of the split suffice; the
+// others may be damaged, truncated, duplicated, from another split, or
+// missing.
 //
-// It returns a non-nil secret if and only if the secret was recovered, and
-// then every byte of it was authenticated. If some shares were found bad it
-// also returns a *BadSharesError listing them, with a nil Err field: the
-// secret is good, the shares at those positions should be replaced.
+// If err is nil, secret is the whole secret, every byte of it
+// authenticated, and bad lists the shares found bad on the way, by
+// increasing position (nil if none): the secret is good, and those shares
+// should be replaced. The shares not needed to recover the secret are
+// checked against it, so a share not in bad is good.
 //
-// When the secret cannot be recovered, the error wraps ErrNotEnoughShares
-// (joined with the reasons the shares were bad, such as ErrShareDamaged or
-// ErrUnsupportedVersion, or with ErrMixedSplits), and is a *BadSharesError
-// when some shares could be named bad or were found inconsistent. A wrong
-// secret is never returned: every chunk is authenticated, and the shares not
-// needed to recover it are checked against it.
-func CombineSSMS(shares [][]byte) ([]byte, error) {
+// Otherwise secret and bad are nil, and err is a [*CombineError] that says
+// why ([ErrNotEnoughShares], [ErrInconsistentShares], [ErrMixedSplits]),
+// lists the shares found bad, and counts the good ones. A wrong secret is
+// never returned: every chunk is authenticated.
+func CombineSSMS(shares [][]byte) (secret []byte, bad []BadShare, err error) {
 	ins := make([]*shareIn, len(shares))
 	for i, s := range shares {
 		ins[i] = &shareIn{pos: i}
-		ins[i].hdr, ins[i].err = parseHeader(s)
-		if ins[i].err == nil {
+		ins[i].hdr, ins[i].why = parseHeader(s)
+		if ins[i].hdr != nil {
 			ins[i].mem = s[headerSize:]
 		}
 	}
 	c, err := newCombiner(ins)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer c.release()
-	secret := make([]byte, 0, c.sizeHint())
+	secret = make([]byte, 0, c.sizeHint())
 	for !c.done {
 		if secret, err = c.chunk(secret); err != nil {
 			clear(secret)
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return secret, c.report()
+	return secret, c.badShares(), nil
 }

@@ -48,7 +48,7 @@ func BenchmarkCombineSSMS(b *testing.B) {
 			b.SetBytes(benchSize)
 			b.ReportAllocs()
 			for b.Loop() {
-				if got, _ := CombineSSMS(c.shares); got == nil {
+				if got, _, _ := CombineSSMS(c.shares); got == nil {
 					b.Fatal("not recovered")
 				}
 			}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/cipher"
-	"fmt"
 	"io"
 	"slices"
 )
@@ -37,9 +36,10 @@ const maxSubsets = 1024
 // A shareIn is one share being combined, whole in memory or read from a
 // stream.
 type shareIn struct {
-	pos int     // the index into the caller's argument
-	hdr *header // nil when err is set by parseHeader
-	err error   // why the share is bad, once it is
+	pos   int     // the index into the caller's argument
+	hdr   *header // nil when parseHeader found the share bad
+	why   Reason  // why the share is bad, once it is; 0 before
+	ioErr error   // the stream's error, when why is Unreadable
 
 	mem []byte        // CombineSSMS: the bytes not consumed yet
 	r   *bufio.Reader // NewCombineReader: the stream
@@ -49,16 +49,17 @@ type shareIn struct {
 	num chunkNum // its number
 }
 
-// next reads and checks the share's record for chunk count.
-func (s *shareIn) next(count uint64) (record, error) {
+// next reads and checks the share's record for chunk count, or says why
+// it cannot.
+func (s *shareIn) next(count uint64) (record, Reason) {
 	if s.r == nil {
-		n, _, err := recordLength(s.hdr, count, s.mem)
-		if err != nil {
-			return record{}, err
+		n, _, why := recordLength(s.hdr, count, s.mem)
+		if why != 0 {
+			return record{}, why
 		}
 		size := recordSize(s.hdr, n)
 		if len(s.mem) < size {
-			return record{}, ErrShareTruncated
+			return record{}, Truncated
 		}
 		rec := s.mem[:size]
 		s.mem = s.mem[size:]
@@ -66,43 +67,47 @@ func (s *shareIn) next(count uint64) (record, error) {
 		return parseRecord(s.hdr, &s.num, rec)
 	}
 	if _, err := io.ReadFull(s.r, s.buf[:4]); err != nil {
-		return record{}, readErr(err)
+		return record{}, s.readErr(err)
 	}
-	n, _, err := recordLength(s.hdr, count, s.buf[:4])
-	if err != nil {
-		return record{}, err
+	n, _, why := recordLength(s.hdr, count, s.buf[:4])
+	if why != 0 {
+		return record{}, why
 	}
 	size := recordSize(s.hdr, n)
 	if _, err := io.ReadFull(s.r, s.buf[4:size]); err != nil {
-		return record{}, readErr(err)
+		return record{}, s.readErr(err)
 	}
 	s.num.set(count, false)
 	return parseRecord(s.hdr, &s.num, s.buf[:size])
 }
 
-// readErr turns the end of a stream inside a record into ErrShareTruncated.
-func readErr(err error) error {
+// readErr returns the reason for a read of the share's stream that failed
+// with err: the end of the stream inside a record is a truncation, any
+// other error makes the share unreadable.
+func (s *shareIn) readErr(err error) Reason {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return ErrShareTruncated
+		return Truncated
 	}
-	return err
+	s.ioErr = err
+	return Unreadable
 }
 
-// atEnd reports nil if the share has no bytes after its last record.
-func (s *shareIn) atEnd() error {
+// atEnd returns 0 if the share has no bytes after its last record, and why
+// it is bad otherwise.
+func (s *shareIn) atEnd() Reason {
 	if s.r == nil {
 		if len(s.mem) > 0 {
-			return ErrShareExtended
+			return Extended
 		}
-		return nil
+		return 0
 	}
 	switch _, err := s.r.Peek(1); err {
 	case nil:
-		return ErrShareExtended
+		return Extended
 	case io.EOF:
-		return nil
+		return 0
 	default:
-		return err
+		return s.readErr(err)
 	}
 }
 
@@ -116,8 +121,6 @@ type combiner struct {
 	aead  cipher.AEAD // nil until the first chunk opens
 	count uint64      // the number of the next chunk
 	done  bool
-
-	inconsistent bool // a chunk opened with no subset of the live shares
 
 	// Scratch, reused from chunk to chunk.
 	num     chunkNum
@@ -147,7 +150,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	groups := make(map[[adSize]byte][]*shareIn)
 	var order [][adSize]byte
 	for _, s := range all {
-		if s.err != nil {
+		if s.hdr == nil {
 			continue
 		}
 		g := groups[s.hdr.ad]
@@ -163,7 +166,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 		live := g[:0:0]
 		for _, s := range g {
 			if seenIndex[s.hdr.index] || seenX[s.hdr.x] {
-				s.err = errDuplicatePart
+				s.why = Duplicate
 				continue
 			}
 			seenIndex[s.hdr.index], seenX[s.hdr.x] = true, true
@@ -182,12 +185,14 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 		}
 	}
 	if len(order) == 0 {
-		return nil, c.fail(nil)
+		return nil, c.fail(ErrNotEnoughShares)
 	}
 	live := groups[order[best]]
-	t := live[0].hdr.threshold
+	h := live[0].hdr
+	t := h.threshold
+	c.live, c.h = live, h
 	if len(live) < t {
-		return nil, c.fail(nil)
+		return nil, c.fail(ErrNotEnoughShares)
 	}
 	if tie >= t {
 		return nil, c.fail(ErrMixedSplits)
@@ -195,14 +200,12 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	for _, ad := range order {
 		if ad != order[best] {
 			for _, s := range groups[ad] {
-				s.err = ErrOtherSplit
+				s.why = OtherSplit
 			}
 		}
 	}
 	slices.SortFunc(live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
 
-	h := live[0].hdr
-	c.live, c.h = live, h
 	c.code = newRSCode(h.parts, t)
 	f := fragSize(h.chunkSize, t)
 	c.ct, c.release = sealedBuf(t * f)
@@ -232,9 +235,9 @@ func (c *combiner) sizeHint() int {
 	return min((n+full-1)/full*c.h.chunkSize, n*c.h.threshold)
 }
 
-// bad marks the share s bad for the reason err and drops it from live.
-func (c *combiner) bad(s *shareIn, err error) {
-	s.err = err
+// bad marks the share s bad for the reason why and drops it from live.
+func (c *combiner) bad(s *shareIn, why Reason) {
+	s.why = why
 	c.live = slices.DeleteFunc(c.live, func(l *shareIn) bool { return l == s })
 }
 
@@ -244,16 +247,16 @@ func (c *combiner) bad(s *shareIn, err error) {
 func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	c.shares = append(c.shares[:0], c.live...)
 	for _, s := range c.shares {
-		rec, err := s.next(c.count)
-		if err != nil {
-			c.bad(s, err)
+		rec, why := s.next(c.count)
+		if why != 0 {
+			c.bad(s, why)
 			continue
 		}
 		s.rec = rec
 	}
 	t := c.h.threshold
 	if len(c.live) < t {
-		return dst, c.fail(nil)
+		return dst, c.fail(ErrNotEnoughShares)
 	}
 	idx, sub := c.idx, c.sub // positions in c.live, and the shares there
 	for i := range idx {
@@ -261,8 +264,7 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	}
 	for tries := 0; ; tries++ {
 		if tries == maxSubsets {
-			c.inconsistent = true
-			return dst, c.fail(nil)
+			return dst, c.fail(ErrInconsistentShares)
 		}
 		for i, j := range idx {
 			sub[i] = c.live[j]
@@ -272,8 +274,7 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 			break
 		}
 		if !nextSubset(idx, len(c.live)) {
-			c.inconsistent = true
-			return dst, c.fail(nil)
+			return dst, c.fail(ErrInconsistentShares)
 		}
 	}
 	c.checkOthers(sub)
@@ -282,8 +283,8 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 		c.done = true
 		c.shares = append(c.shares[:0], c.live...)
 		for _, s := range c.shares {
-			if err := s.atEnd(); err != nil {
-				c.bad(s, err)
+			if why := s.atEnd(); why != 0 {
+				c.bad(s, why)
 			}
 		}
 	}
@@ -379,7 +380,7 @@ func (c *combiner) checkKeyShares(sub []*shareIn) {
 	newMatrix(active, lagrange(nil, known, targets), len(others), t).apply(ys, want, 0, keySize, false)
 	for i, s := range others {
 		if !bytes.Equal(want[i], s.hdr.keyShare[:]) {
-			c.bad(s, ErrShareInconsistent)
+			c.bad(s, Inconsistent)
 		}
 	}
 	clear(buf)
@@ -444,10 +445,10 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 	for _, s := range c.othersThan(sub) {
 		switch {
 		case s.rec.n != n || s.rec.last != last:
-			c.bad(s, ErrShareInconsistent)
+			c.bad(s, Inconsistent)
 		case s.hdr.index < t:
 			if j := s.hdr.index; !bytes.Equal(s.rec.frag, c.ct[j*f:(j+1)*f]) {
-				c.bad(s, ErrShareInconsistent)
+				c.bad(s, Inconsistent)
 			}
 		default:
 			parity = append(parity, s)
@@ -475,60 +476,28 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 	c.chk.apply(data, outs, 0, f, false)
 	for k, s := range parity {
 		if !bytes.Equal(s.rec.frag, outs[k]) {
-			c.bad(s, ErrShareInconsistent)
+			c.bad(s, Inconsistent)
 		}
 	}
 }
 
-// badPositions returns the positions of the shares found bad, the reason
-// for each, and the reasons without repeats.
-func (c *combiner) badPositions() (pos []int, why, reasons []error) {
+// badShares returns the shares found bad so far, by position.
+func (c *combiner) badShares() []BadShare {
+	var bad []BadShare
 	for _, s := range c.all {
-		if s.err == nil {
-			continue
-		}
-		pos, why = append(pos, s.pos), append(why, s.err)
-		if !slices.Contains(reasons, s.err) {
-			reasons = append(reasons, s.err)
+		if s.why != 0 {
+			bad = append(bad, BadShare{Position: s.pos, Reason: s.why, Err: s.ioErr})
 		}
 	}
-	return pos, why, reasons
+	return bad
 }
 
-// report returns, once the secret is recovered, the *BadSharesError naming
-// the bad shares, or nil.
-func (c *combiner) report() error {
-	pos, why, _ := c.badPositions()
-	if len(pos) == 0 {
-		return nil
+// fail returns the error for a secret that cannot be recovered, for the
+// reason why.
+func (c *combiner) fail(why error) error {
+	e := &CombineError{Err: why, Bad: c.badShares()}
+	if c.h != nil {
+		e.Good, e.Needed = len(c.live), c.h.threshold
 	}
-	return &BadSharesError{Positions: pos, Reasons: why}
+	return e
 }
-
-// fail returns the error for a secret that cannot be recovered.
-func (c *combiner) fail(cause error) error {
-	pos, why, reasons := c.badPositions()
-	errs := []error{ErrNotEnoughShares}
-	if cause != nil {
-		errs = append(errs, cause)
-	}
-	var err error = &joinedError{append(errs, reasons...)}
-	if len(pos) == 0 && !c.inconsistent {
-		return err
-	}
-	return &BadSharesError{Positions: pos, Reasons: why, Err: err}
-}
-
-// A joinedError is errors.Join on one line: the first error, then the others
-// in parentheses.
-type joinedError struct{ errs []error }
-
-func (e *joinedError) Error() string {
-	s := e.errs[0].Error()
-	for _, err := range e.errs[1:] {
-		s += fmt.Sprintf(" (%v)", err)
-	}
-	return s
-}
-
-func (e *joinedError) Unwrap() []error { return e.errs }

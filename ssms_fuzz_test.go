@@ -15,15 +15,16 @@ func FuzzParseShare(f *testing.F) {
 	}
 	f.Add([]byte(ssmsMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h, err := parseHeader(b)
+		h, why := parseHeader(b)
 		info, ierr := InspectSSMS(b)
-		if ierr != err || err == nil && (info.Parts != h.parts || info.Threshold != h.threshold || info.Index != h.index) {
-			t.Fatalf("InspectSSMS = %+v, %v; parseHeader = %+v, %v", info, ierr, h, err)
+		if (h == nil) != (ierr != nil) || (h == nil) != (why != 0) ||
+			h != nil && (info.Parts != h.parts || info.Threshold != h.threshold || info.Index != h.index) {
+			t.Fatalf("InspectSSMS = %+v, %v; parseHeader = %+v, %v", info, ierr, h, why)
 		}
-		if err != ErrNotSSMSShare && len(b) >= len(ssmsMagic) && !IsSSMS(b) {
-			t.Fatalf("IsSSMS is false for a share parseHeader recognizes (%v)", err)
+		if why != NotSSMS && len(b) >= len(ssmsMagic) && !IsSSMS(b) {
+			t.Fatalf("IsSSMS is false for a share parseHeader recognizes (%v)", why)
 		}
-		if err != nil {
+		if h == nil {
 			return
 		}
 		if h.threshold < 2 || h.threshold > h.parts || h.index >= h.parts || h.x == 0 ||
@@ -32,15 +33,15 @@ func FuzzParseShare(f *testing.F) {
 		}
 		rest := b[headerSize:]
 		for count := uint64(0); len(rest) > 0; count++ {
-			n, _, err := recordLength(h, count, rest)
-			if err != nil {
+			n, _, why := recordLength(h, count, rest)
+			if why != 0 {
 				return
 			}
 			size := min(recordSize(h, n), len(rest))
 			var num chunkNum
 			num.set(count, false)
-			rec, err := parseRecord(h, &num, rest[:size])
-			if err != nil {
+			rec, why := parseRecord(h, &num, rest[:size])
+			if why != 0 {
 				return
 			}
 			if rec.n > h.chunkSize || len(rec.frag) != fragSize(rec.n, h.threshold) {
@@ -67,21 +68,21 @@ func FuzzCombineSSMS(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, which, count uint8) {
 		given := slices.Clone(shares)[:1+int(count)%3]
 		given[int(which)%len(given)] = b
-		got, err := CombineSSMS(given)
-		if got != nil && !bytes.Equal(got, secret) {
-			t.Fatalf("CombineSSMS returned a wrong secret (err %v)", err)
+		got, bad, err := CombineSSMS(given)
+		if (got != nil) != (err == nil) || got != nil && !bytes.Equal(got, secret) {
+			t.Fatalf("CombineSSMS returned %d bytes and err %v", len(got), err)
 		}
-		if got == nil && err == nil {
-			t.Fatal("CombineSSMS returned neither a secret nor an error")
-		}
-		sgot, serr := combineStream(given)
+		sgot, sbad, serr := combineStream(given)
 		if !bytes.HasPrefix(secret, sgot) {
 			t.Fatalf("the reader returned bytes that are not the secret's (err %v)", serr)
 		}
-		pos, _ := badPositions(err)
-		spos, _ := badPositions(serr)
-		if !slices.Equal(pos, spos) || (got != nil) != bytes.Equal(sgot, secret) {
-			t.Fatalf("CombineSSMS: %d bytes, %v; reader: %d bytes, %v", len(got), err, len(sgot), serr)
+		if serr == nil && !bytes.Equal(sgot, secret) {
+			t.Fatalf("the reader returned %d bytes and no error", len(sgot))
+		}
+		all, sall := allBad(bad, err), allBad(sbad, serr)
+		checkReasons(t, all)
+		if !slices.Equal(all, sall) || (err == nil) != (serr == nil) {
+			t.Fatalf("CombineSSMS: %d bytes, %v, %v; reader: %d bytes, %v, %v", len(got), bad, err, len(sgot), sbad, serr)
 		}
 	})
 }
@@ -94,12 +95,12 @@ func FuzzCombineSSMSAll(f *testing.F) {
 	f.Add(bytes.Join(shares[:2], []byte("|")))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		given := bytes.Split(b, []byte("|"))
-		got, err := CombineSSMS(given)
-		sgot, serr := combineStream(given)
-		pos, _ := badPositions(err)
-		spos, _ := badPositions(serr)
-		if !slices.Equal(pos, spos) || got != nil && !bytes.Equal(got, sgot) {
-			t.Fatalf("CombineSSMS: %q, %v; reader: %q, %v", got, err, sgot, serr)
+		got, bad, err := CombineSSMS(given)
+		sgot, sbad, serr := combineStream(given)
+		all, sall := allBad(bad, err), allBad(sbad, serr)
+		checkReasons(t, all)
+		if !slices.Equal(all, sall) || (err == nil) != (serr == nil) || got != nil && !bytes.Equal(got, sgot) {
+			t.Fatalf("CombineSSMS: %q, %v, %v; reader: %q, %v, %v", got, bad, err, sgot, sbad, serr)
 		}
 	})
 }

@@ -149,20 +149,20 @@ func (w *splitWriter) write(i int, b []byte) error {
 }
 
 // NewCombineReader returns a reader of the secret whose SSMS shares are read
-// from shares, made by SplitSSMS or NewSplitWriter. It reads the headers of
-// the shares before it returns, and fails as CombineSSMS does if they cannot
-// make the secret.
+// from shares, made by [SplitSSMS] or [NewSplitWriter]. It reads the headers
+// of the shares before it returns, and fails as [CombineSSMS] does, with a
+// [*CombineError], if they cannot make the secret.
 //
 // The reader returns only authenticated bytes of the secret, one chunk at a
-// time, and holds one chunk per share whatever the length of the secret. At
-// the end of the secret it returns io.EOF, or, if some shares were found bad
-// along the way, a *BadSharesError listing them with a nil Err: the whole
-// secret was read and is good. Any other error, which wraps
-// ErrNotEnoughShares when the shares themselves are at fault, means the
-// secret was not read in full.
+// time, and holds one chunk per share whatever the length of the secret. It
+// returns [io.EOF] once the whole secret was read: then, as with
+// CombineSSMS, the secret is good, and [CombineReader.BadShares] lists the
+// shares found bad on the way. Any other error means the secret was not
+// read in full; it is a [*CombineError] when the shares are at fault.
 //
-// A share whose reader fails is counted bad, like a damaged one.
-func NewCombineReader(shares []io.Reader) (io.Reader, error) {
+// A share whose reader fails is set aside as [Unreadable], like a damaged
+// one: the secret is recovered from the others if they suffice.
+func NewCombineReader(shares []io.Reader) (*CombineReader, error) {
 	ins := make([]*shareIn, len(shares))
 	for i, r := range shares {
 		if r == nil {
@@ -173,38 +173,37 @@ func NewCombineReader(shares []io.Reader) (io.Reader, error) {
 	for _, s := range ins {
 		var h [headerSize]byte
 		n, err := io.ReadFull(s.r, h[:])
-		if s.hdr, s.err = parseHeader(h[:n]); s.err == nil && err != nil {
-			s.err = readErr(err)
-		}
+		s.hdr, s.why = parseHeader(h[:n]) // a short header is Truncated
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			s.err = err
+			s.hdr, s.why = nil, s.readErr(err)
 		}
 	}
 	c, err := newCombiner(ins)
 	if err != nil {
 		return nil, err
 	}
-	return &combineReader{c: c, out: make([]byte, 0, c.h.chunkSize)}, nil
+	return &CombineReader{c: c, out: make([]byte, 0, c.h.chunkSize)}, nil
 }
 
-type combineReader struct {
+// A CombineReader reads a secret from SSMS shares. See [NewCombineReader].
+type CombineReader struct {
 	c   *combiner
 	out []byte // the current chunk
 	pos int    // how much of out was read
 	err error  // what to return once out is read
 }
 
-func (r *combineReader) Read(p []byte) (int, error) {
+// Read reads authenticated bytes of the secret. It returns [io.EOF] at the
+// end of the whole secret, and any other error when the secret cannot be
+// read in full.
+func (r *CombineReader) Read(p []byte) (int, error) {
 	for r.pos == len(r.out) {
 		if r.err != nil {
 			return 0, r.err
 		}
 		if r.c.done {
 			r.c.release()
-			r.err = r.c.report()
-			if r.err == nil {
-				r.err = io.EOF
-			}
+			r.err = io.EOF
 			continue
 		}
 		clear(r.out)
@@ -220,4 +219,11 @@ func (r *combineReader) Read(p []byte) (int, error) {
 	n := copy(p, r.out[r.pos:])
 	r.pos += n
 	return n, nil
+}
+
+// BadShares returns the shares found bad so far, by increasing position.
+// After Read has returned [io.EOF], they are all the bad shares among those
+// given: the others were checked against the secret.
+func (r *CombineReader) BadShares() []BadShare {
+	return r.c.badShares()
 }

@@ -41,15 +41,16 @@ func mustSplitSSMS(t testing.TB, secret []byte, parts, threshold, chunk int, aea
 }
 
 // combineStream is CombineSSMS through NewCombineReader, reading in odd
-// sizes.
-func combineStream(shares [][]byte) ([]byte, error) {
+// sizes. Like CombineSSMS, it returns the bad shares beside the secret when
+// it recovered it; unlike it, it returns what it read when it did not.
+func combineStream(shares [][]byte) ([]byte, []BadShare, error) {
 	rs := make([]io.Reader, len(shares))
 	for i, s := range shares {
 		rs[i] = bytes.NewReader(s)
 	}
 	r, err := NewCombineReader(rs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []byte
 	buf := make([]byte, 1000)
@@ -57,86 +58,105 @@ func combineStream(shares [][]byte) ([]byte, error) {
 		n, err := r.Read(buf)
 		out = append(out, buf[:n]...)
 		if err == io.EOF {
-			return out, nil
+			return out, r.BadShares(), nil
 		}
 		if err != nil {
-			return out, err
+			return out, nil, err
 		}
 	}
 }
 
-// badPositions returns the positions of a *BadSharesError in err, and
-// whether err is one.
-func badPositions(err error) ([]int, bool) {
-	var b *BadSharesError
-	if !errors.As(err, &b) {
-		return nil, false
+// allBad returns the bad shares a combining function reported: bad when it
+// recovered the secret, those of its *CombineError otherwise.
+func allBad(bad []BadShare, err error) []BadShare {
+	if err == nil {
+		return bad
 	}
-	return b.Positions, true
+	var ce *CombineError
+	if errors.As(err, &ce) {
+		return ce.Bad
+	}
+	return nil
 }
 
-// shareReasons are the reasons a *BadSharesError from SSMS may give.
-var shareReasons = []error{ErrShareDamaged, ErrShareTruncated, ErrShareExtended,
-	ErrShareInconsistent, ErrOtherSplit, errDuplicatePart, ErrNotSSMSShare,
-	ErrUnsupportedVersion, ErrUnsupportedAEAD}
+// positions returns the positions of bad.
+func positions(bad []BadShare) []int {
+	var pos []int
+	for _, b := range bad {
+		pos = append(pos, b.Position)
+	}
+	return pos
+}
 
-// checkReasons checks that a *BadSharesError in err gives one of
-// shareReasons for each position, and returns them.
-func checkReasons(t *testing.T, err error) []error {
+// checkReasons checks that bad is by increasing position, each with one of
+// the documented reasons, and returns the reasons.
+func checkReasons(t *testing.T, bad []BadShare) []Reason {
 	t.Helper()
-	var b *BadSharesError
-	if !errors.As(err, &b) {
-		return nil
-	}
-	if len(b.Reasons) != len(b.Positions) {
-		t.Fatalf("%d reasons for %d positions: %v", len(b.Reasons), len(b.Positions), err)
-	}
-	for i, r := range b.Reasons {
-		if !slices.Contains(shareReasons, r) {
-			t.Fatalf("share %d: reason %v is not one of the documented ones", b.Positions[i], r)
+	var why []Reason
+	for i, b := range bad {
+		if b.Reason < Inconsistent || b.Reason > Unreadable || b.Reason.String() == "" {
+			t.Fatalf("share %d: reason %d is not one of the documented ones", b.Position, b.Reason)
 		}
+		if i > 0 && b.Position <= bad[i-1].Position {
+			t.Fatalf("bad shares not by increasing position: %v", bad)
+		}
+		if (b.Reason == Unreadable) != (b.Err != nil) {
+			t.Fatalf("share %d: reason %v with Err %v", b.Position, b.Reason, b.Err)
+		}
+		why = append(why, b.Reason)
 	}
-	return b.Reasons
+	return why
 }
 
 // wantReasons checks the reasons CombineSSMS and the reader give.
-func wantReasons(t *testing.T, shares [][]byte, want ...error) {
+func wantReasons(t *testing.T, shares [][]byte, want ...Reason) {
 	t.Helper()
-	_, err := CombineSSMS(shares)
-	_, serr := combineStream(shares)
-	for _, e := range []error{err, serr} {
-		if got := checkReasons(t, e); !slices.Equal(got, want) {
-			t.Fatalf("reasons %v (err %v), want %v", got, e, want)
+	_, bad, err := CombineSSMS(shares)
+	_, sbad, serr := combineStream(shares)
+	for _, e := range []struct {
+		bad []BadShare
+		err error
+	}{{bad, err}, {sbad, serr}} {
+		if got := checkReasons(t, allBad(e.bad, e.err)); !slices.Equal(got, want) {
+			t.Fatalf("reasons %v (err %v), want %v", got, e.err, want)
 		}
 	}
 }
 
 // checkCombine runs CombineSSMS and the reader on shares. If want is not nil,
-// both must recover it and name exactly bad; otherwise both must fail, name
-// exactly bad (when bad is not nil), and the reader must have returned only
-// a prefix of the secret.
+// both must recover it with a nil error and name exactly bad; otherwise both
+// must fail with a *CombineError, name exactly bad (when bad is not nil),
+// and the reader must have returned only a prefix of the secret.
 func checkCombine(t *testing.T, shares [][]byte, secret, want []byte, bad []int) {
 	t.Helper()
-	got, err := CombineSSMS(shares)
-	sgot, serr := combineStream(shares)
+	got, gbad, err := CombineSSMS(shares)
+	sgot, sbad, serr := combineStream(shares)
 	for _, form := range []struct {
 		name string
 		got  []byte
+		bad  []BadShare
 		err  error
-	}{{"CombineSSMS", got, err}, {"reader", sgot, serr}} {
-		pos, isBad := badPositions(form.err)
-		checkReasons(t, form.err)
+	}{{"CombineSSMS", got, gbad, err}, {"reader", sgot, sbad, serr}} {
+		all := allBad(form.bad, form.err)
+		pos := positions(all)
+		checkReasons(t, all)
 		if want != nil {
-			recovered := form.err == nil || isBad && !errors.Is(form.err, ErrNotEnoughShares)
-			if !recovered || !bytes.Equal(form.got, want) {
+			if form.err != nil || !bytes.Equal(form.got, want) {
 				t.Fatalf("%s: got %d bytes, err %v; want the secret", form.name, len(form.got), form.err)
 			}
 			if form.name == "CombineSSMS" && form.got == nil {
 				t.Fatalf("CombineSSMS: nil secret with a recovered one")
 			}
 		} else {
-			if form.err == nil || !errors.Is(form.err, ErrNotEnoughShares) {
-				t.Fatalf("%s: err = %v, want ErrNotEnoughShares", form.name, form.err)
+			var ce *CombineError
+			if !errors.As(form.err, &ce) {
+				t.Fatalf("%s: err = %v, want a *CombineError", form.name, form.err)
+			}
+			if !errors.Is(form.err, ErrNotEnoughShares) && !errors.Is(form.err, ErrInconsistentShares) && !errors.Is(form.err, ErrMixedSplits) {
+				t.Fatalf("%s: err = %v, not one of the documented causes", form.name, form.err)
+			}
+			if form.bad != nil {
+				t.Fatalf("%s: bad shares returned beside an error", form.name)
 			}
 			if form.name == "CombineSSMS" && form.got != nil {
 				t.Fatalf("CombineSSMS: returned %d bytes with an error", len(form.got))
@@ -145,7 +165,7 @@ func checkCombine(t *testing.T, shares [][]byte, secret, want []byte, bad []int)
 				t.Fatalf("%s: returned bytes that are not the secret's", form.name)
 			}
 		}
-		if bad != nil && !slices.Equal(pos, bad) || bad == nil && want != nil && isBad {
+		if bad != nil && !slices.Equal(pos, bad) || bad == nil && want != nil && len(pos) > 0 {
 			t.Fatalf("%s: bad shares %v (err %v), want %v", form.name, pos, form.err, bad)
 		}
 	}
@@ -196,12 +216,7 @@ func TestSSMSEverySubset(t *testing.T) {
 				if len(sub) >= th {
 					checkCombine(t, sub, secret, secret, nil)
 				} else {
-					checkCombine(t, sub, secret, nil, nil)
-					if _, err := CombineSSMS(sub); len(sub) > 0 {
-						if _, isBad := badPositions(err); isBad {
-							t.Fatalf("%d of %d-of-%d shares: a *BadSharesError without bad shares: %v", len(sub), th, parts, err)
-						}
-					}
+					checkCombine(t, sub, secret, nil, []int{})
 				}
 			}
 		}
@@ -364,8 +379,8 @@ func TestSSMSForgedShare(t *testing.T) {
 				changed := slices.Clone(shares)
 				changed[i] = slices.Clone(shares[i])
 				forge(changed[i], k, 0x5a)
-				if _, err := parseHeader(changed[i]); err != nil {
-					t.Fatalf("forged share does not parse: %v", err)
+				if h, why := parseHeader(changed[i]); h == nil {
+					t.Fatalf("forged share does not parse: %v", why)
 				}
 				checkCombine(t, changed, secret, secret, []int{i})
 				// With threshold shares, it is still never a wrong secret;
@@ -439,13 +454,13 @@ func TestSSMSMixedSplits(t *testing.T) {
 	sa := mustSplitSSMS(t, a, 5, 3, 64, defaultAEAD(), 14)
 	sb := mustSplitSSMS(t, b, 5, 3, 64, defaultAEAD(), 15)
 	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, a, a, []int{1})
-	wantReasons(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, ErrOtherSplit)
+	wantReasons(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, OtherSplit)
 	checkCombine(t, [][]byte{sb[4], sa[0], sb[1], sa[2], sb[3]}, b, b, []int{1, 3})
 	// Not enough of either: nothing is named, nothing returned.
 	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sb[4]}, a, nil, nil)
 	// Enough of both: which one is meant cannot be told.
-	_, err := CombineSSMS([][]byte{sa[0], sa[1], sa[2], sb[0], sb[1], sb[2]})
-	if !errors.Is(err, ErrMixedSplits) || !errors.Is(err, ErrNotEnoughShares) {
+	_, _, err := CombineSSMS([][]byte{sa[0], sa[1], sa[2], sb[0], sb[1], sb[2]})
+	if !errors.Is(err, ErrMixedSplits) {
 		t.Fatalf("shares of two complete splits: err = %v", err)
 	}
 	// The same secret split twice is still two splits.
@@ -457,7 +472,7 @@ func TestSSMSDuplicates(t *testing.T) {
 	secret := testSecret(100, 11)
 	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 17)
 	checkCombine(t, [][]byte{s[0], s[1], s[1], s[2]}, secret, secret, []int{2})
-	wantReasons(t, [][]byte{s[0], s[1], s[1], s[2]}, errDuplicatePart)
+	wantReasons(t, [][]byte{s[0], s[1], s[1], s[2]}, Duplicate)
 	checkCombine(t, [][]byte{s[3], s[3], s[3], s[4], s[0]}, secret, secret, []int{1, 2})
 	checkCombine(t, [][]byte{s[0], s[0], s[1]}, secret, nil, []int{1})
 }
@@ -491,7 +506,7 @@ func TestSSMSErrors(t *testing.T) {
 		t.Errorf("NewCombineReader with a nil reader: panic %q", msg)
 	}
 	for _, shares := range [][][]byte{nil, {}, {nil}, {{}, {}}} {
-		if got, err := CombineSSMS(shares); got != nil || !errors.Is(err, ErrNotEnoughShares) {
+		if got, bad, err := CombineSSMS(shares); got != nil || bad != nil || !errors.Is(err, ErrNotEnoughShares) {
 			t.Errorf("CombineSSMS(%q) = %v, %v", shares, got, err)
 		}
 	}
@@ -508,24 +523,26 @@ func TestSSMSErrors(t *testing.T) {
 	}
 	for _, c := range []struct {
 		share []byte
-		err   error
+		why   Reason
 	}{
-		{[]byte("GFSS"), ErrShareTruncated},
-		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), ErrNotSSMSShare},
-		{good[0][:40], ErrShareTruncated},
-		{mod(hdrVersion, 2, false), ErrUnsupportedVersion},
-		{mod(hdrAEAD, 9, true), ErrUnsupportedAEAD},
-		{mod(hdrAEAD, 9, false), ErrShareDamaged},
-		{mod(hdrThreshold, 3, true), ErrShareDamaged},
-		{mod(hdrX, 0, true), ErrShareDamaged},
-		{mod(hdrChunkSize, 0xff, true), ErrShareDamaged},
-		{good[0][:len(good[0])-1], ErrShareTruncated},
+		{[]byte("GFSS"), Truncated},
+		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), NotSSMS},
+		{good[0][:40], Truncated},
+		{mod(hdrVersion, 2, false), Unsupported},
+		{mod(hdrAEAD, 9, true), Unsupported},
+		{mod(hdrAEAD, 9, false), Damaged},
+		{mod(hdrThreshold, 3, true), Damaged},
+		{mod(hdrX, 0, true), Damaged},
+		{mod(hdrChunkSize, 0xff, true), Damaged},
+		{good[0][:len(good[0])-1], Truncated},
 	} {
-		_, err := CombineSSMS([][]byte{c.share, good[1]})
-		_, serr := combineStream([][]byte{c.share, good[1]})
+		_, _, err := CombineSSMS([][]byte{c.share, good[1]})
+		_, _, serr := combineStream([][]byte{c.share, good[1]})
 		for _, err := range []error{err, serr} {
-			if !errors.Is(err, c.err) || !errors.Is(err, ErrNotEnoughShares) || !errors.Is(err, ErrBadShares) {
-				t.Errorf("share %q: err = %v, want %v", c.share[:min(len(c.share), 12)], err, c.err)
+			var ce *CombineError
+			if !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) ||
+				!slices.Equal(ce.Bad, []BadShare{{Position: 0, Reason: c.why}}) || ce.Good != 1 || ce.Needed != 2 {
+				t.Errorf("share %q: err = %v, want %v", c.share[:min(len(c.share), 12)], err, c.why)
 			}
 		}
 	}
@@ -549,8 +566,9 @@ func TestSSMSReaderIOError(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := io.ReadAll(r)
-	if pos, _ := badPositions(err); !bytes.Equal(got, secret) || !slices.Equal(pos, []int{1}) || errors.Is(err, ErrNotEnoughShares) {
-		t.Fatalf("got %d bytes, err %v", len(got), err)
+	want := []BadShare{{Position: 1, Reason: Unreadable, Err: boom}}
+	if bad := r.BadShares(); err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+		t.Fatalf("got %d bytes, err %v, bad shares %v", len(got), err, bad)
 	}
 }
 
@@ -642,23 +660,29 @@ func TestSSMSReasons(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		shares [][]byte
-		want   []error
+		want   []Reason
 	}{
-		{"damaged", [][]byte{s[0], damaged, s[2], s[3]}, []error{ErrShareDamaged}},
-		{"truncated", [][]byte{s[0], s[1][:len(s[1])-1], s[2], s[3]}, []error{ErrShareTruncated}},
-		{"extended", [][]byte{s[0], append(slices.Clone(s[1]), 0), s[2], s[3]}, []error{ErrShareExtended}},
-		{"not a share", [][]byte{s[0], []byte("hello, world"), s[2], s[3]}, []error{ErrNotSSMSShare}},
-		{"inconsistent", [][]byte{s[0], s[1], forged, s[3], s[4]}, []error{ErrShareInconsistent}},
-		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []error{ErrShareDamaged, errDuplicatePart}},
+		{"damaged", [][]byte{s[0], damaged, s[2], s[3]}, []Reason{Damaged}},
+		{"truncated", [][]byte{s[0], s[1][:len(s[1])-1], s[2], s[3]}, []Reason{Truncated}},
+		{"extended", [][]byte{s[0], append(slices.Clone(s[1]), 0), s[2], s[3]}, []Reason{Extended}},
+		{"not a share", [][]byte{s[0], []byte("hello, world"), s[2], s[3]}, []Reason{NotSSMS}},
+		{"inconsistent", [][]byte{s[0], s[1], forged, s[3], s[4]}, []Reason{Inconsistent}},
+		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []Reason{Damaged, Duplicate}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			wantReasons(t, c.shares, c.want...)
-			_, err := CombineSSMS(c.shares)
-			msg := err.Error()
-			for _, w := range c.want {
-				if !strings.Contains(msg, strings.TrimPrefix(w.Error(), "shamir: ")) {
-					t.Errorf("message %q does not give the reason %q", msg, w)
-				}
+			// Without enough good shares, the error's message names the
+			// bad ones. (An extended share still serves, and a forged one
+			// among exactly threshold cannot be named.)
+			if c.name == "extended" || c.name == "inconsistent" {
+				return
+			}
+			_, _, err := CombineSSMS(c.shares[:3])
+			if err == nil {
+				t.Fatal("three shares, one bad, of a 3-of-5 split recovered the secret")
+			}
+			if !strings.Contains(err.Error(), "share 1: "+c.want[0].String()) {
+				t.Errorf("message %q does not give the reason %q", err, c.want[0])
 			}
 		})
 	}
@@ -733,16 +757,16 @@ func TestInspectSSMS(t *testing.T) {
 	damaged[hdrParts] ^= 1
 	for _, c := range []struct {
 		b   []byte
-		err error
+		why Reason
 	}{
-		{a[0][:headerSize-1], ErrShareTruncated},
-		{a[0][:3], ErrShareTruncated},
-		{[]byte("GFSSM!"), ErrNotSSMSShare},
-		{[]byte("Unseal Key 1: abc"), ErrNotSSMSShare},
-		{damaged, ErrShareDamaged},
+		{a[0][:headerSize-1], Truncated},
+		{a[0][:3], Truncated},
+		{[]byte("GFSSM!"), NotSSMS},
+		{[]byte("Unseal Key 1: abc"), NotSSMS},
+		{damaged, Damaged},
 	} {
-		if _, err := InspectSSMS(c.b); err != c.err {
-			t.Errorf("InspectSSMS(%q): %v, want %v", c.b, err, c.err)
+		if _, err := InspectSSMS(c.b); err == nil || !strings.HasSuffix(err.Error(), ": "+c.why.String()) {
+			t.Errorf("InspectSSMS(%q): %v, want %v", c.b, err, c.why)
 		}
 	}
 	for _, b := range [][]byte{nil, []byte("GFSSM"), []byte("gfssms"), []byte("Unseal Key 1")} {

@@ -199,7 +199,7 @@ func TestDudect(t *testing.T) {
 			sink, _ = Combine(shares)
 		}),
 		shareTarget("Verify/64B_n5_t3", size, 5, 3, false, func(shares [][]byte) {
-			if Verify(shares, 3) != nil {
+			if bad, err := Verify(shares, 3); bad != nil || err != nil {
 				panic("dudect: Verify failed on good shares")
 			}
 		}),

@@ -2,7 +2,7 @@ package shamir
 
 import (
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -36,95 +36,103 @@ import (
 // about the secret. Interpolating the secret in CombineRobust goes through the
 // engine again and is constant time.
 
-// ErrInconsistentShares is the Err of the *BadSharesError that Verify and
-// CombineRobust return for parts that do not all lie on one polynomial of
-// degree below the threshold.
-var ErrInconsistentShares = errors.New("shamir: shares do not lie on one polynomial of degree below the threshold")
-
-// Verify reports whether parts, made by Split (or by Vault's shamir package)
-// with the given threshold, agree on one secret: it returns nil when at every
-// byte position all the parts lie on one polynomial of degree < threshold.
-// It needs more than threshold parts to check anything: any threshold parts
-// agree.
+// Verify checks that parts, made by [Split] (or by Vault's shamir package)
+// with the given threshold, agree on one secret: that at every byte position
+// all the parts lie on one polynomial of degree < threshold. It needs more
+// than threshold parts to check anything: any threshold parts agree.
 //
-// Otherwise it returns a *BadSharesError whose Err is ErrInconsistentShares.
 // With m parts there are r = m−threshold spare ones, and:
 //
-//   - if at most r parts were altered, Verify reports the error;
-//   - if at most ⌊r/2⌋ were, Positions lists exactly those parts.
+//   - if at most r parts were altered, Verify tells;
+//   - if at most ⌊r/2⌋ were, it names exactly those parts.
 //
-// More precisely, Positions is not empty when, and only when, the parts can be
-// made consistent by replacing at most ⌊r/2⌋ of them; the smallest such set
-// is then unique and Positions is that set. When more than ⌊r/2⌋ parts are
-// wrong, that set, if it exists, is not the set of wrong parts: replacing good
-// parts can also give consistent ones (for shares from another split or
-// random bytes this is vanishingly rare, as it must happen at every byte
-// position at once, but a forger who knows the shares can arrange it). When
-// no such set exists, Positions is empty: the parts are known to be
-// inconsistent but which are bad cannot be told.
-//
-// The format errors are those of Combine, and errThresholdTooSmall,
-// errThresholdTooLarge and errPartsBelowThreshold for a threshold outside
+// When the parts agree, Verify returns nil, nil. When they can be made to
+// agree by setting aside at most ⌊r/2⌋ of them, it returns those, each with
+// the reason [Inconsistent], and a nil error: the smallest such set is then
+// unique. When no such set exists, it returns an error wrapping
+// [ErrInconsistentShares]: the parts disagree, but which are bad cannot be
+// told. The other errors are those of [Combine] and of a threshold outside
 // 2…len(parts).
+//
+// When more than ⌊r/2⌋ parts are bad, the set Verify names, if there is
+// one, is not the set of bad parts: replacing good parts can also make the
+// parts agree. For parts of another split or random bytes this is
+// vanishingly rare, as it must happen at every byte position at once, but a
+// forger who knows the shares can arrange it.
 //
 // Verify checks the parts with one pass of the engine over them and, when
 // they are inconsistent, decodes a byte position for each bad part found.
 // Its running time depends on which bytes are wrong but not on the secret.
-func Verify(parts [][]byte, threshold int) error {
+func Verify(parts [][]byte, threshold int) ([]BadShare, error) {
 	xs, ys, err := parsePartsThreshold(parts, threshold)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bad, ok := findBad(xs, ys, threshold)
 	if !ok {
-		return &BadSharesError{Err: ErrInconsistentShares}
+		return nil, inconsistent(len(parts), threshold)
 	}
-	if len(bad) > 0 {
-		return &BadSharesError{Positions: bad, Err: ErrInconsistentShares}
-	}
-	return nil
+	return badShares(bad), nil
 }
 
-// CombineRobust is Combine for parts that may include bad ones: it
-// reconstructs the secret from parts made with the given threshold,
-// correcting up to ⌊(len(parts)−threshold)/2⌋ bad parts, and returns the
-// positions in parts of those it set aside, in increasing order (nil when
-// all were consistent).
+// CombineRobust is [Combine] for parts that may include bad ones: it
+// recovers the secret from parts made with the given threshold, setting
+// aside up to ⌊(len(parts)−threshold)/2⌋ bad parts, which it returns, each
+// with the reason [Inconsistent] (nil when all agree).
 //
-// It succeeds exactly when Verify returns nil or a *BadSharesError with
-// Positions, and bad is those Positions. The guarantee is Verify's: if at
-// most ⌊(len(parts)−threshold)/2⌋ parts are bad, the secret is right and bad
-// lists them. When the bad parts cannot be located, it returns a
-// *BadSharesError whose Err is ErrInconsistentShares, and no secret.
+// It succeeds exactly when [Verify] returns a nil error, and bad is what
+// Verify returns. The guarantee is Verify's: if at most
+// ⌊(len(parts)−threshold)/2⌋ parts are bad, the secret is right and bad
+// lists them. When the bad parts cannot be located, it returns an error
+// wrapping [ErrInconsistentShares], and no secret.
 //
 // With exactly threshold parts there is nothing to check against, and
 // CombineRobust is Combine.
-func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err error) {
+func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []BadShare, err error) {
 	xs, ys, err := parsePartsThreshold(parts, threshold)
 	if err != nil {
 		return nil, nil, err
 	}
-	bad, ok := findBad(xs, ys, threshold)
+	wrong, ok := findBad(xs, ys, threshold)
 	if !ok {
-		return nil, nil, &BadSharesError{Err: ErrInconsistentShares}
+		return nil, nil, inconsistent(len(parts), threshold)
 	}
-	// Every part outside bad lies, at every position, on the polynomial the
-	// decoder found, and there are at least threshold of them: interpolate
-	// at zero through the first threshold.
+	// Every part outside wrong lies, at every position, on the polynomial
+	// the decoder found, and there are at least threshold of them:
+	// interpolate at zero through the first threshold.
 	useX := make([]byte, 0, threshold)
 	useY := make([][]byte, 0, threshold)
 	for i := range xs {
 		if len(useX) == threshold {
 			break
 		}
-		if !slices.Contains(bad, i) {
+		if !slices.Contains(wrong, i) {
 			useX = append(useX, xs[i])
 			useY = append(useY, ys[i])
 		}
 	}
 	secret = make([]byte, len(ys[0]))
 	newMatrix(active, lagrangeAtZero(nil, useX), 1, threshold).apply(useY, [][]byte{secret}, 0, len(secret), false)
-	return secret, bad, nil
+	return secret, badShares(wrong), nil
+}
+
+// inconsistent is the error of m parts made with threshold t that disagree
+// in a way no ⌊(m−t)/2⌋ of them explain.
+func inconsistent(m, t int) error {
+	return fmt.Errorf("%w: more than %d of the %d parts are bad, or they were not made with threshold %d",
+		ErrInconsistentShares, (m-t)/2, m, t)
+}
+
+// badShares returns the parts at positions as inconsistent shares.
+func badShares(positions []int) []BadShare {
+	if len(positions) == 0 {
+		return nil
+	}
+	bad := make([]BadShare, len(positions))
+	for i, p := range positions {
+		bad[i] = BadShare{Position: p, Reason: Inconsistent}
+	}
+	return bad
 }
 
 // parsePartsThreshold checks parts as Combine does and against threshold, and returns

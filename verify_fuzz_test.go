@@ -138,21 +138,9 @@ func checkDefinition(t *testing.T, parts [][]byte, th int) {
 		return
 	}
 	want, wantOK := smallestFix(parts, th)
-	err := Verify(parts, th)
-	var bse *BadSharesError
-	switch {
-	case wantOK && len(want) == 0:
-		if err != nil {
-			t.Fatalf("Verify = %v, want nil", err)
-		}
-	case wantOK:
-		if !errors.As(err, &bse) || !slices.Equal(bse.Positions, want) {
-			t.Fatalf("Verify = %v, want positions %v", err, want)
-		}
-	default:
-		if !errors.As(err, &bse) || len(bse.Positions) != 0 {
-			t.Fatalf("Verify = %v, want not locatable", err)
-		}
+	pos, ok, err := verifyPositions(parts, th)
+	if err != nil || ok != wantOK || !slices.Equal(pos, want) {
+		t.Fatalf("Verify = %v, %v, %v; want %v, %v", pos, ok, err, want, wantOK)
 	}
 }
 
@@ -163,11 +151,7 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, secret []byte, n, th uint8, damage []byte) {
 		// Arbitrary bytes as parts: no panic, and the definition.
 		raw := chop(damage, 2+int(n%8))
-		var bse *BadSharesError
-		if err := Verify(raw, int(th)); err == nil || errors.As(err, &bse) {
-			if err != nil && !errors.Is(err, ErrInconsistentShares) {
-				t.Fatalf("Verify = %v, not ErrInconsistentShares", err)
-			}
+		if _, err := Verify(raw, int(th)); err == nil || errors.Is(err, ErrInconsistentShares) {
 			checkDefinition(t, raw, int(th))
 		}
 
@@ -176,18 +160,17 @@ func FuzzVerify(f *testing.F) {
 			return
 		}
 		spare := int(n) - int(th)
-		err := Verify(parts, int(th))
+		pos, located, err := verifyPositions(parts, int(th))
+		if err != nil {
+			t.Fatal(err)
+		}
 		switch {
-		case len(changed) == 0:
-			if err != nil {
-				t.Fatalf("Verify of good shares = %v", err)
-			}
 		case len(changed) <= spare/2:
-			if !errors.As(err, &bse) || !slices.Equal(bse.Positions, changed) {
-				t.Fatalf("Verify = %v, want positions %v", err, changed)
+			if !located || !slices.Equal(pos, changed) {
+				t.Fatalf("Verify = %v, %v; want positions %v", pos, located, changed)
 			}
 		case len(changed) <= spare:
-			if err == nil {
+			if located && len(pos) == 0 {
 				t.Fatalf("Verify missed damage to %v", changed)
 			}
 		}
@@ -204,7 +187,11 @@ func FuzzCombineRobust(f *testing.F) {
 		if !ok {
 			return
 		}
-		got, bad, err := CombineRobust(parts, int(th))
+		got, badShares, err := CombineRobust(parts, int(th))
+		bad := positions(badShares)
+		if !allInconsistent(badShares) {
+			t.Fatalf("CombineRobust: bad shares %v", badShares)
+		}
 		if len(changed) <= (int(n)-int(th))/2 {
 			if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, changed) {
 				t.Fatalf("CombineRobust = %x, %v, %v; want %x, %v", got, bad, err, secret, changed)
@@ -212,20 +199,17 @@ func FuzzCombineRobust(f *testing.F) {
 		}
 		// Whatever the damage, CombineRobust agrees with Verify, and its
 		// secret is that of the parts it kept.
-		verr := Verify(parts, int(th))
-		var bse *BadSharesError
+		vpos, located, verr := verifyPositions(parts, int(th))
 		switch {
+		case verr != nil:
+			t.Fatal(verr)
 		case err != nil:
-			if got != nil || bad != nil || !errors.As(verr, &bse) || len(bse.Positions) != 0 {
-				t.Fatalf("CombineRobust = %x, %v, %v; Verify = %v", got, bad, err, verr)
-			}
-		case len(bad) == 0:
-			if verr != nil {
-				t.Fatalf("CombineRobust found no bad parts; Verify = %v", verr)
+			if got != nil || badShares != nil || located || !errors.Is(err, ErrInconsistentShares) {
+				t.Fatalf("CombineRobust = %x, %v, %v; Verify located %v", got, bad, err, located)
 			}
 		default:
-			if !errors.As(verr, &bse) || !slices.Equal(bse.Positions, bad) {
-				t.Fatalf("CombineRobust set aside %v; Verify = %v", bad, verr)
+			if !located || !slices.Equal(vpos, bad) {
+				t.Fatalf("CombineRobust set aside %v; Verify = %v, %v", bad, vpos, located)
 			}
 		}
 		if err == nil {

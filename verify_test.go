@@ -43,22 +43,12 @@ func clone(parts [][]byte) [][]byte { return clone2(parts) }
 // CombineRobust recovers secret and names the same parts.
 func checkLocated(t *testing.T, parts [][]byte, threshold int, secret []byte, want []int) {
 	t.Helper()
-	err := Verify(parts, threshold)
-	if len(want) == 0 {
-		if err != nil {
-			t.Fatalf("Verify = %v, want nil", err)
-		}
-	} else {
-		var bse *BadSharesError
-		if !errors.As(err, &bse) {
-			t.Fatalf("Verify = %v, want a *BadSharesError", err)
-		}
-		if !slices.Equal(bse.Positions, want) {
-			t.Fatalf("Verify blames %v, want %v", bse.Positions, want)
-		}
-		if !errors.Is(err, ErrInconsistentShares) || !errors.Is(err, ErrBadShares) {
-			t.Fatalf("Verify = %v, does not match ErrInconsistentShares and ErrBadShares", err)
-		}
+	pos, ok, err := verifyPositions(parts, threshold)
+	if err != nil || !ok {
+		t.Fatalf("Verify = %v (located %v), want nil", err, ok)
+	}
+	if !slices.Equal(pos, want) {
+		t.Fatalf("Verify blames %v, want %v", pos, want)
 	}
 	got, bad, err := CombineRobust(parts, threshold)
 	if err != nil {
@@ -67,22 +57,51 @@ func checkLocated(t *testing.T, parts [][]byte, threshold int, secret []byte, wa
 	if !bytes.Equal(got, secret) {
 		t.Fatalf("CombineRobust returned a wrong secret")
 	}
-	if !slices.Equal(bad, want) && !(len(bad) == 0 && len(want) == 0) {
+	if !slices.Equal(positions(bad), want) || !allInconsistent(bad) {
 		t.Fatalf("CombineRobust set aside %v, want %v", bad, want)
 	}
+}
+
+// verifyPositions runs Verify and returns the positions of the parts it
+// names, and whether it could name them: ok is false when it returned
+// ErrInconsistentShares. Any other error is returned.
+func verifyPositions(parts [][]byte, threshold int) (pos []int, ok bool, err error) {
+	bad, err := Verify(parts, threshold)
+	if errors.Is(err, ErrInconsistentShares) {
+		if bad != nil {
+			return nil, false, fmt.Errorf("bad shares %v beside %w", bad, err)
+		}
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if !allInconsistent(bad) {
+		return nil, false, fmt.Errorf("bad shares %v with reasons other than Inconsistent", bad)
+	}
+	return positions(bad), true, nil
+}
+
+// allInconsistent reports whether every share of bad has the reason
+// Inconsistent, the only one plain shares have.
+func allInconsistent(bad []BadShare) bool {
+	for _, b := range bad {
+		if b.Reason != Inconsistent || b.Err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // checkNotLocated asserts that Verify finds parts inconsistent without
 // naming any, and that CombineRobust refuses them.
 func checkNotLocated(t *testing.T, parts [][]byte, threshold int) {
 	t.Helper()
-	err := Verify(parts, threshold)
-	var bse *BadSharesError
-	if !errors.As(err, &bse) || len(bse.Positions) != 0 || !errors.Is(err, ErrInconsistentShares) {
-		t.Fatalf("Verify = %v, want inconsistent shares without positions", err)
+	if pos, ok, err := verifyPositions(parts, threshold); err != nil || ok {
+		t.Fatalf("Verify = %v, %v, want inconsistent shares without positions", pos, err)
 	}
 	secret, bad, err := CombineRobust(parts, threshold)
-	if !errors.As(err, &bse) || len(bse.Positions) != 0 || secret != nil || bad != nil {
+	if !errors.Is(err, ErrInconsistentShares) || secret != nil || bad != nil {
 		t.Fatalf("CombineRobust = %x, %v, %v; want no secret and inconsistent shares", secret, bad, err)
 	}
 }
@@ -360,24 +379,12 @@ func TestVerifyAgainstDefinition(t *testing.T) {
 		default:
 			stats[0]++
 		}
-		err := Verify(parts, th)
-		var bse *BadSharesError
-		switch {
-		case wantOK && len(want) == 0:
-			if err != nil {
-				t.Fatalf("case %d (m=%d t=%d): Verify = %v, want nil", it, m, th, err)
-			}
-		case wantOK:
-			if !errors.As(err, &bse) || !slices.Equal(bse.Positions, want) {
-				t.Fatalf("case %d (m=%d t=%d): Verify = %v, want positions %v", it, m, th, err, want)
-			}
-		default:
-			if !errors.As(err, &bse) || len(bse.Positions) != 0 {
-				t.Fatalf("case %d (m=%d t=%d): Verify = %v, want not locatable", it, m, th, err)
-			}
+		pos, ok, err := verifyPositions(parts, th)
+		if err != nil || ok != wantOK || !slices.Equal(pos, want) {
+			t.Fatalf("case %d (m=%d t=%d): Verify = %v, %v, %v; want %v, %v", it, m, th, pos, ok, err, want, wantOK)
 		}
 		got, bad, err := CombineRobust(parts, th)
-		if wantOK != (err == nil) || len(bad) != len(want) || !slices.Equal(bad, want) && len(want) > 0 {
+		if wantOK != (err == nil) || !slices.Equal(positions(bad), want) {
 			t.Fatalf("case %d: CombineRobust = %v, %v; want %v, %v", it, bad, err, want, wantOK)
 		}
 		if wantOK {
@@ -426,8 +433,8 @@ func TestVerifyErrors(t *testing.T) {
 		{"zero x", zero, 3, errZeroX},
 		{"too short", tiny, 2, errPartTooShort},
 	} {
-		if err := Verify(c.parts, c.threshold); !errors.Is(err, c.want) {
-			t.Errorf("%s: Verify = %v, want %v", c.name, err, c.want)
+		if bad, err := Verify(c.parts, c.threshold); !errors.Is(err, c.want) || bad != nil {
+			t.Errorf("%s: Verify = %v, %v, want %v", c.name, bad, err, c.want)
 		}
 		if s, bad, err := CombineRobust(c.parts, c.threshold); !errors.Is(err, c.want) || s != nil || bad != nil {
 			t.Errorf("%s: CombineRobust = %x, %v, %v; want %v", c.name, s, bad, err, c.want)
@@ -471,9 +478,9 @@ func BenchmarkVerify(b *testing.B) {
 			b.SetBytes(int64(c.size))
 			b.ReportAllocs()
 			for b.Loop() {
-				err := Verify(parts, c.t)
-				if (err == nil) != (c.bad == 0) {
-					b.Fatal(err)
+				bad, err := Verify(parts, c.t)
+				if err != nil || len(bad) != c.bad {
+					b.Fatal(bad, err)
 				}
 			}
 		})

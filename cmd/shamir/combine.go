@@ -165,11 +165,11 @@ func combineText(cmd string, set *shareSet, format string, threshold int, opts o
 	if threshold == 0 {
 		secret, err = shamir.Combine(parts)
 	} else {
-		var badIdx []int
-		secret, badIdx, err = combineRobust(parts, threshold)
-		used -= len(badIdx)
-		for _, i := range badIdx {
-			bad = append(bad, problem{good[i].where, "does not agree with the other shares: damaged, or from another split"})
+		var set []shamir.BadShare
+		secret, set, err = combineRobust(parts, threshold)
+		used -= len(set)
+		for _, b := range set {
+			bad = append(bad, problem{good[b.Position].where, disagrees})
 		}
 	}
 	reportProblems(cmd, bad)
@@ -192,6 +192,9 @@ func combineText(cmd string, set *shareSet, format string, threshold int, opts o
 	return nil
 }
 
+// disagrees is why a Vault-format share was set aside.
+const disagrees = "does not agree with the other shares: damaged, or from another split"
+
 // summarize tells on stderr what combine did, and warns if inputs were set
 // aside.
 func summarize(cmd string, used int, bad []problem, opts outputOptions) {
@@ -207,9 +210,8 @@ func summarize(cmd string, used int, bad []problem, opts outputOptions) {
 
 // explainCombineError turns the library's errors into advice.
 func explainCombineError(err error, threshold, n int) error {
-	var bse *shamir.BadSharesError
 	switch {
-	case errors.As(err, &bse) && len(bse.Positions) == 0:
+	case errors.Is(err, shamir.ErrInconsistentShares):
 		return fmt.Errorf("the %d shares do not agree with each other, and which are bad cannot be told: "+
 			"add more shares, or check that -t %d is the threshold they were made with", n, threshold)
 	case n < threshold:

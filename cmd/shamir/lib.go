@@ -10,15 +10,15 @@ import (
 // Combine, so that what it needs of the library is in one place.
 
 // verifyParts checks Vault-format parts made with threshold against each
-// other.
-func verifyParts(parts [][]byte, threshold int) error {
+// other, and returns those it finds bad.
+func verifyParts(parts [][]byte, threshold int) ([]shamir.BadShare, error) {
 	return shamir.Verify(parts, threshold)
 }
 
 // combineRobust recovers the secret from Vault-format parts made with
-// threshold, setting aside up to (len(parts)-threshold)/2 bad ones, whose
-// indexes it returns.
-func combineRobust(parts [][]byte, threshold int) ([]byte, []int, error) {
+// threshold, setting aside up to (len(parts)-threshold)/2 bad ones, which it
+// returns.
+func combineRobust(parts [][]byte, threshold int) ([]byte, []shamir.BadShare, error) {
 	return shamir.CombineRobust(parts, threshold)
 }
 
@@ -44,6 +44,6 @@ func newSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
 }
 
 // newCombineReader reads a secret from SSMS shares.
-func newCombineReader(shares []io.Reader) (io.Reader, error) {
+func newCombineReader(shares []io.Reader) (*shamir.CombineReader, error) {
 	return shamir.NewCombineReader(shares)
 }

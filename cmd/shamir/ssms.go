@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gf256/shamir"
 )
@@ -98,25 +97,15 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 		return ssmsFailure(cmd, set, err)
 	}
 	p := startProgress("combining", set.secretSize(), opts.quiet)
-	cr = p.reader(cr)
+	r := p.reader(cr)
 	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
 	if err != nil {
 		p.stop()
 		return err
 	}
 	defer w.abort()
-	n, err := io.CopyBuffer(w, cr, make([]byte, copyBufSize))
+	n, err := io.CopyBuffer(w, r, make([]byte, copyBufSize))
 	p.stop()
-	// At the end of the secret, the reader names the shares it found bad
-	// along the way with a *BadSharesError whose Err is nil: the secret
-	// is whole and good all the same.
-	used := len(set.files)
-	var bse *shamir.BadSharesError
-	if errors.As(err, &bse) && bse.Err == nil {
-		set.bad = append(set.bad, badSSMS(set, bse)...)
-		used -= len(bse.Positions)
-		err = nil
-	}
 	if err != nil {
 		if n > 0 && w.held == nil && (opts.path == "" || opts.path == "-") {
 			err = fmt.Errorf("%w\n\tthe secret written to stdout is incomplete: discard it", ssmsFailure(cmd, set, err))
@@ -128,8 +117,12 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 	if err := w.finish(); err != nil {
 		return err
 	}
+	// The whole secret was read, so it is good; the shares found bad on
+	// the way are to be replaced.
+	found := cr.BadShares()
+	set.bad = append(set.bad, badSSMS(set, found)...)
 	reportProblems(cmd, set.bad)
-	summarize(cmd, used, set.bad, opts)
+	summarize(cmd, len(set.files)-len(found), set.bad, opts)
 	return nil
 }
 
@@ -165,66 +158,56 @@ func intoFolder(set *shareSet, opts *outputOptions) error {
 	return nil
 }
 
-// badSSMS names the share files bse finds bad, with its reasons.
-func badSSMS(set *shareSet, bse *shamir.BadSharesError) []problem {
+// badSSMS names the share files the library found bad, with its reasons.
+func badSSMS(set *shareSet, found []shamir.BadShare) []problem {
 	var bad []problem
-	for k, i := range bse.Positions {
-		why := "damaged, truncated, a duplicate, or of another split"
-		if k < len(bse.Reasons) && bse.Reasons[k] != nil {
-			why = reasonText(bse.Reasons[k])
+	for _, b := range found {
+		why := reasons[b.Reason]
+		if why == "" {
+			why = b.Reason.String()
 		}
-		bad = append(bad, problem{set.files[i].where, "bad share: " + why})
+		if b.Err != nil {
+			why += ": " + b.Err.Error()
+		}
+		bad = append(bad, problem{set.files[b.Position].where, "bad share: " + why})
 	}
 	return bad
 }
 
 // reasons says in words why the library found an SSMS share bad.
-var reasons = []struct {
-	err  error
-	text string
-}{
-	{shamir.ErrShareDamaged, "damaged (its checksums do not match)"},
-	{shamir.ErrShareTruncated, "truncated"},
-	{shamir.ErrShareExtended, "has data past its end"},
-	{shamir.ErrShareInconsistent, "disagrees with the other shares (altered, checksums and all)"},
-	{shamir.ErrOtherSplit, "belongs to another split"},
-	{shamir.ErrNotSSMSShare, "not an SSMS share"},
-	{shamir.ErrUnsupportedVersion, "made by a newer version of the format"},
-	{shamir.ErrUnsupportedAEAD, "names a cipher this version does not know"},
-}
-
-func reasonText(err error) string {
-	for _, r := range reasons {
-		if errors.Is(err, r.err) {
-			return r.text
-		}
-	}
-	return strings.TrimPrefix(err.Error(), "shamir: ")
+var reasons = map[shamir.Reason]string{
+	shamir.Damaged:      "damaged (its checksums do not match)",
+	shamir.Truncated:    "truncated",
+	shamir.Extended:     "has data past its end",
+	shamir.Inconsistent: "disagrees with the other shares (altered, checksums and all)",
+	shamir.OtherSplit:   "belongs to another split",
+	shamir.Duplicate:    "a duplicate of another share given",
+	shamir.NotSSMS:      "not an SSMS share",
+	shamir.Unsupported:  "made by a newer version of the format, or names a cipher this version does not know",
+	shamir.Unreadable:   "could not be read",
 }
 
 // ssmsFailure reports the shares found bad and explains why the secret could
 // not be recovered from SSMS shares.
 func ssmsFailure(cmd string, set *shareSet, err error) error {
-	var bse *shamir.BadSharesError
-	if errors.As(err, &bse) {
-		set.bad = append(set.bad, badSSMS(set, bse)...)
-		if bse.Err != nil {
-			err = bse.Err
-		}
-	}
-	reportProblems(cmd, set.bad)
-	if !errors.Is(err, shamir.ErrNotEnoughShares) {
+	var ce *shamir.CombineError
+	if !errors.As(err, &ce) {
+		reportProblems(cmd, set.bad)
 		return err
 	}
-	need := ""
-	if f := set.files[0]; f.threshold > 0 {
-		need = fmt.Sprintf("; these shares need %d of %d", f.threshold, f.parts)
+	set.bad = append(set.bad, badSSMS(set, ce.Bad)...)
+	reportProblems(cmd, set.bad)
+	msg := ce.Err.Error()
+	if ce.Needed > 0 {
+		msg += fmt.Sprintf(": %s, %d needed", countShares(ce.Good, "good share"), ce.Needed)
 	}
-	advice := "add shares"
-	if len(set.bad) > 0 {
-		advice += ", or replace the bad ones"
+	if errors.Is(err, shamir.ErrNotEnoughShares) {
+		msg += "\n\tadd shares"
+		if len(set.bad) > 0 {
+			msg += ", or replace the bad ones"
+		}
 	}
-	return fmt.Errorf("%w\n\t%s given%s: %s", err, countShares(len(set.files), "share"), need, advice)
+	return errors.New(msg)
 }
 
 // openSSMS opens the SSMS shares of set for reading. closeAll closes them.

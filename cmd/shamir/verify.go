@@ -76,22 +76,18 @@ func runVerify(args []string) error {
 	for i, s := range good {
 		parts[i] = s.data
 	}
-	err = verifyParts(parts, threshold)
-	var bse *shamir.BadSharesError
-	if errors.As(err, &bse) {
-		for _, i := range bse.Positions {
-			bad = append(bad, problem{good[i].where, "does not agree with the other shares: damaged, or from another split"})
-		}
-		if len(bse.Positions) == 0 {
-			reportProblems("verify", bad)
-			return fmt.Errorf("the %d shares do not agree with each other, and which are bad cannot be told: "+
-				"give more shares, or check that -t %d is the threshold they were made with", len(good), threshold)
-		}
-		err = nil
+	found, err := verifyParts(parts, threshold)
+	if errors.Is(err, shamir.ErrInconsistentShares) {
+		reportProblems("verify", bad)
+		return fmt.Errorf("the %d shares do not agree with each other, and which are bad cannot be told: "+
+			"give more shares, or check that -t %d is the threshold they were made with", len(good), threshold)
 	}
 	if err != nil {
 		reportProblems("verify", bad)
 		return err
+	}
+	for _, b := range found {
+		bad = append(bad, problem{good[b.Position].where, disagrees})
 	}
 	return verdict(len(good)-len(bad), bad, quiet)
 }
@@ -131,13 +127,9 @@ func verifySSMS(set *shareSet, quiet bool) error {
 		_, err = io.Copy(io.Discard, p.reader(cr))
 		p.stop()
 	}
-	var bse *shamir.BadSharesError
-	if errors.As(err, &bse) && bse.Err == nil {
-		set.bad = append(set.bad, badSSMS(set, bse)...)
-		err = nil
-	}
 	if err != nil {
 		return ssmsFailure("verify", set, err)
 	}
+	set.bad = append(set.bad, badSSMS(set, cr.BadShares())...)
 	return verdict(len(set.files)-len(set.bad), set.bad, quiet)
 }

@@ -4,23 +4,40 @@
 //
 // # Which to use
 //
-// Split and Combine are Vault's API, byte for byte: the same field
+// [Split] and [Combine] are Vault's API, byte for byte: the same field
 // (GF(2^8) modulo x^8+x^4+x^3+x+1), the same share layout (a y byte for each
-// byte of the secret, then the x coordinate), the same refused inputs. Shares
-// made by either package combine in the other, so replacing the import path
-// is the whole migration. Use them for keys and other short secrets, and
-// wherever Vault's format is expected. Every share is as long as the
-// secret, and nothing in a share lets Combine tell that it was altered.
-// AppendCombine is Combine into a buffer the caller provides, for secrets
-// that must live in memory the caller manages.
+// byte of the secret, then the x coordinate), the same refused inputs with
+// the same messages. Shares made by either package combine in the other, so
+// replacing the import path is the whole migration. Use them for keys and
+// other short secrets, and wherever Vault's format is expected. Every share
+// is as long as the secret, and nothing in a share lets Combine tell that it
+// was altered: [Verify] and [CombineRobust] find and set aside bad shares
+// when more than the threshold are given. [AppendCombine] is Combine into a
+// buffer the caller provides, for secrets that must live in memory the
+// caller manages.
 //
-// For anything large, and whenever shares may be damaged, use SplitSSMS and
-// CombineSSMS (or NewSplitWriter and NewCombineReader for streams): the
-// secret is encrypted with an AEAD under a random key, the ciphertext is
-// dispersed with a Reed–Solomon code, and only the key is Shamir-shared, so
-// each share is about len(secret)/threshold bytes. Damaged, truncated,
-// duplicated and foreign shares are detected and named in a
-// *BadSharesError.
+// For anything large, and whenever shares may be damaged, use [SplitSSMS]
+// and [CombineSSMS] (or [NewSplitWriter] and [NewCombineReader] for
+// streams): the secret is encrypted with an AEAD under a random key, the
+// ciphertext is dispersed with a Reed–Solomon code, and only the key is
+// Shamir-shared, so each share is about len(secret)/threshold bytes.
+// Damaged, truncated, duplicated and foreign shares are detected and named.
+//
+// # Results
+//
+// Every combining function follows one contract: err == nil if and only if
+// the secret was recovered (for SSMS, and authenticated). Shares found bad
+// on the way are not an error: they come back as a value, a list of
+// [BadShare] (the share's position in the argument and a [Reason]), beside
+// the secret; a [CombineReader] lists them with [CombineReader.BadShares]
+// once it has returned [io.EOF], so that [io.ReadAll] and [io.Copy] succeed
+// exactly when the secret was read. An error means there is no secret. The
+// errors worth branching on are few: [ErrNotEnoughShares],
+// [ErrInconsistentShares], [ErrMixedSplits] and [ErrNotApproved]; an SSMS
+// failure is a [*CombineError] that also lists the bad shares and counts
+// the good ones. Any other error means the arguments are unusable as given,
+// and says how. Misuse that can only be a bug, such as a nil stream or a
+// buffer that overlaps a share, panics, as in Go's crypto packages.
 //
 // # Security
 //
@@ -31,12 +48,13 @@
 // returns a wrong secret without error. SSMS is computationally secure (it
 // rests on the AEAD) and reveals the secret's length.
 //
-// All randomness comes from AES-256-CTR keyed from crypto/rand, with fast key
-// erasure (ChaCha20 where the CPU has no AES instructions, and in purego
-// builds; see docs/SECURITY.md). There is no way to pass a random source:
-// as in Go's own crypto packages since Go 1.26, tests that need
-// determinism use testing/cryptotest.SetGlobalRandom, which this package
-// honours.
+// All randomness comes from AES-256-CTR keyed from [crypto/rand], with fast
+// key erasure (ChaCha20 where the CPU has no AES instructions, and in purego
+// builds; see docs/SECURITY.md). In FIPS 140-3 mode ([crypto/fips140]), all
+// of it comes from crypto/rand itself, and SSMS uses only AES-256-GCM.
+// There is no way to pass a random source: as in Go's own crypto packages
+// since Go 1.26, tests that need determinism use
+// [testing/cryptotest.SetGlobalRandom], which this package honours.
 //
 // Every computation on secret bytes runs in constant time: the field
 // arithmetic uses no table indexed by secret data and no branch on it, both

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// ShareOverhead is the number of bytes a share made by Split has beyond the
+// ShareOverhead is the number of bytes a share made by [Split] has beyond the
 // secret: the x coordinate, stored after the y bytes.
 const ShareOverhead = 1
 
@@ -35,8 +35,8 @@ var (
 )
 
 // Split splits secret into parts shares, any threshold of which reconstruct
-// it with Combine; fewer reveal nothing about it. Each share is
-// len(secret)+ShareOverhead bytes: a y byte for each byte of the secret, then
+// it with [Combine]; fewer reveal nothing about it. Each share is
+// len(secret)+[ShareOverhead] bytes: a y byte for each byte of the secret, then
 // the share's x coordinate. The x coordinates are distinct and uniformly
 // random in 1…255; every byte of the secret gets its own polynomial of degree
 // threshold-1 with uniformly random coefficients.
@@ -380,18 +380,18 @@ func lagrangeAtZero(dst, xs []byte) []byte {
 // weights Combine keeps on its stack.
 const smallParts = 16
 
-// Combine reconstructs a secret from shares made by Split (or by Vault's
+// Combine reconstructs a secret from shares made by [Split] (or by Vault's
 // shamir package). All parts must have the same length, at least two bytes,
 // and distinct, non-zero x coordinates (their last byte).
 //
 // Combine cannot know the threshold: given fewer parts than the threshold,
 // or a part that was altered, it returns a wrong secret without error. Use
-// Verify to check parts that may be damaged.
+// [Verify] to check parts that may be damaged.
 func Combine(parts [][]byte) ([]byte, error) {
 	return AppendCombine(nil, parts)
 }
 
-// AppendCombine is Combine appending the secret to dst, and returning the
+// AppendCombine is [Combine] appending the secret to dst, and returning the
 // extended slice. When dst has room for the secret, nothing is allocated, so
 // that the secret can be put in memory the caller manages (to reuse it, to
 // keep it out of swap, to clear it when done) and hot loops spare the

@@ -161,8 +161,8 @@ func checkSSMS(parts, threshold int) error {
 }
 
 // SplitSSMS splits secret into parts shares, any threshold of which recover
-// it with CombineSSMS; fewer reveal nothing about it but its length. Unlike
-// Split, each share is only about len(secret)/threshold bytes: a 68-byte
+// it with [CombineSSMS]; fewer reveal nothing about it but its length. Unlike
+// [Split], each share is only about len(secret)/threshold bytes: a 68-byte
 // header, and at most 17 bytes more than 1/threshold of each 64 KiB chunk
 // (docs/FORMAT.md has the exact size). The secret may be empty.
 //
@@ -170,8 +170,8 @@ func checkSSMS(parts, threshold int) error {
 // and ChaCha20-Poly1305 elsewhere, under a key drawn for this call only; both
 // are always readable. It requires 2 <= threshold <= parts <= 255.
 //
-// The shares are those NewSplitWriter writes; either may be read by
-// CombineSSMS or NewCombineReader.
+// The shares are those [NewSplitWriter] writes; either may be read by
+// [CombineSSMS] or [NewCombineReader].
 func SplitSSMS(secret []byte, parts, threshold int) ([][]byte, error) {
 	r := newRandom()
 	defer r.release()

@@ -8,13 +8,13 @@ import (
 
 // NewSplitWriter returns a writer that splits what is written to it into
 // len(shares) SSMS shares, any threshold of which recover it, writing share i
-// to shares[i]. The shares are in the format of SplitSSMS: CombineSSMS and
-// NewCombineReader read either.
+// to shares[i]. The shares are in the format of [SplitSSMS]: [CombineSSMS] and
+// [NewCombineReader] read either.
 //
 // The writer holds one 64 KiB chunk of the secret and one chunk's worth of
 // output per share, whatever the length of the secret. It writes the headers
 // of all shares, then one record per chunk to each share in turn, so a reader
-// that reads the shares in the same order (NewCombineReader does) can be
+// that reads the shares in the same order ([NewCombineReader] does) can be
 // connected to it with pipes.
 //
 // Close must be called to write the last chunk; it does not close the
@@ -156,7 +156,7 @@ func (w *splitWriter) write(i int, b []byte) error {
 // The reader returns only authenticated bytes of the secret, one chunk at a
 // time, and holds one chunk per share whatever the length of the secret. It
 // returns [io.EOF] once the whole secret was read: then, as with
-// CombineSSMS, the secret is good, and [CombineReader.BadShares] lists the
+// [CombineSSMS], the secret is good, and [CombineReader.BadShares] lists the
 // shares found bad on the way. Any other error means the secret was not
 // read in full; it is a [*CombineError] when the shares are at fault.
 //

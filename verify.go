@@ -81,13 +81,13 @@ func Verify(parts [][]byte, threshold int) ([]BadShare, error) {
 // with the reason [Inconsistent] (nil when all agree).
 //
 // It succeeds exactly when [Verify] returns a nil error, and bad is what
-// Verify returns. The guarantee is Verify's: if at most
+// [Verify] returns. The guarantee is [Verify]'s: if at most
 // ⌊(len(parts)−threshold)/2⌋ parts are bad, the secret is right and bad
 // lists them. When the bad parts cannot be located, it returns an error
 // wrapping [ErrInconsistentShares], and no secret.
 //
 // With exactly threshold parts there is nothing to check against, and
-// CombineRobust is Combine.
+// CombineRobust is [Combine].
 func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []BadShare, err error) {
 	xs, ys, err := parsePartsThreshold(parts, threshold)
 	if err != nil {

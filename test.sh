@@ -66,6 +66,14 @@ step "native, -tags purego"
 go test -c -tags purego -o /tmp/shamir-purego.test . && kernel /tmp/shamir-purego.test
 go test -tags purego -count=1 ./...
 
+# The library supports the two newest Go releases. The newer is fetched
+# through the module proxy (GOTOOLCHAIN), so a machine with only the older
+# tests both.
+step "Go 1.27 (GOTOOLCHAIN=go1.27.4)"
+GOTOOLCHAIN=go1.27.4 go version
+GOTOOLCHAIN=go1.27.4 go vet ./...
+GOTOOLCHAIN=go1.27.4 go test -count=1 ./...
+
 step "qemu-x86_64 -cpu max (AVX2, no AVX-512)"
 GOARCH=amd64 go test -c -o /tmp/shamir-amd64.test .
 qemu-x86_64 -cpu max /tmp/shamir-amd64.test

@@ -116,7 +116,11 @@ type CombineError struct {
 
 func (e *CombineError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Err.Error())
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	} else {
+		b.WriteString("shamir: the secret was not recovered")
+	}
 	if e.Needed > 0 {
 		fmt.Fprintf(&b, ": %d good %s, %d needed", e.Good, plural(e.Good, "share", "shares"), e.Needed)
 	}

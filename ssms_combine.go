@@ -192,6 +192,9 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	if tie >= t {
 		return nil, c.fail(ErrMixedSplits)
 	}
+	if err := checkApproved(live[0].hdr.aead); err != nil {
+		return nil, err
+	}
 	for _, ad := range order {
 		if ad != order[best] {
 			for _, s := range groups[ad] {
@@ -204,7 +207,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	h := live[0].hdr
 	c.live, c.h = live, h
 	c.code = newRSCode(h.parts, t)
-	f := fragSize(h.chunkSize, t)
+	f := fragSize(h.chunkSize, t, h.overhead)
 	c.ct, c.release = sealedBuf(t * f)
 	c.ins = make([][]byte, t)
 	c.idx = make([]int, t)
@@ -228,7 +231,7 @@ func (c *combiner) sizeHint() int {
 			n = len(s.mem)
 		}
 	}
-	full := recordOverhead + fragSize(c.h.chunkSize, c.h.threshold)
+	full := recordOverhead + fragSize(c.h.chunkSize, c.h.threshold, c.h.overhead)
 	return min((n+full-1)/full*c.h.chunkSize, n*c.h.threshold)
 }
 
@@ -401,7 +404,7 @@ func (c *combiner) othersThan(sub []*shareIn) []*shareIn {
 // sub into c.ct, and checks its padding.
 func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 	t := c.h.threshold
-	f := fragSize(n, t)
+	f := fragSize(n, t, c.h.overhead)
 	buf := c.ct[:t*f]
 	have := c.have
 	for i, s := range sub {
@@ -425,7 +428,7 @@ func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 		}
 		c.dec.apply(c.ins[:t], outs, 0, f, false)
 	}
-	ct := buf[:n+tagSize]
+	ct := buf[:n+c.h.overhead]
 	for _, b := range buf[len(ct):] {
 		if b != 0 {
 			return nil, false
@@ -439,7 +442,7 @@ func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 func (c *combiner) checkOthers(sub []*shareIn) {
 	t := c.h.threshold
 	n, last := sub[0].rec.n, sub[0].rec.last
-	f := fragSize(n, t)
+	f := fragSize(n, t, c.h.overhead)
 	parity, rows := c.parity[:0], c.rows[:0]
 	for _, s := range c.othersThan(sub) {
 		switch {
@@ -458,7 +461,7 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 		return
 	}
 	if need := len(parity) * f; len(c.check) < need {
-		c.check = make([]byte, len(parity)*fragSize(c.h.chunkSize, t))
+		c.check = make([]byte, len(parity)*fragSize(c.h.chunkSize, t, c.h.overhead))
 	}
 	data := c.ins[:t]
 	for j := range t {

@@ -32,7 +32,7 @@ import (
 // are not bad; they can be read by a program not run with
 // GODEBUG=fips140=only. [SplitSSMS] and [NewSplitWriter] never return it:
 // in FIPS 140-3 mode they seal with AEAD 3, which is approved.
-var ErrNotApproved = errors.New("shamir: not approved in FIPS 140-only mode")
+var ErrNotApproved = errors.New("shamir: not allowed in FIPS 140-only mode")
 
 // fipsMode is crypto/fips140.Enabled(), which is fixed when the program
 // starts. It selects crypto/rand over the package's generator, and AEAD 3.
@@ -46,7 +46,7 @@ func checkApproved(aeadID byte) error {
 	if aeadID == aesGCMRandom || !fips140.Enforced() {
 		return nil
 	}
-	return fmt.Errorf("shamir: SSMS AEAD %d (%s): %w", aeadID, aeadName(aeadID), ErrNotApproved)
+	return fmt.Errorf("%w: SSMS AEAD %d (%s)", ErrNotApproved, aeadID, aeadName(aeadID))
 }
 
 // aeadName names an SSMS AEAD in errors.

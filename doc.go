@@ -36,7 +36,10 @@
 // builds; see docs/SECURITY.md). There is no way to pass a random source:
 // as in Go's own crypto packages since Go 1.26, tests that need
 // determinism use testing/cryptotest.SetGlobalRandom, which this package
-// honours.
+// honours. In FIPS 140-3 mode (crypto/fips140.Enabled), every random byte
+// comes from crypto/rand itself, the module's DRBG, and SSMS seals with
+// AES-256-GCM only; under GODEBUG=fips140=only, shares sealed with the
+// other AEADs are refused with ErrNotApproved (docs/SECURITY.md).
 //
 // Every computation on secret bytes runs in constant time: the field
 // arithmetic uses no table indexed by secret data and no branch on it, both

@@ -19,19 +19,23 @@ import (
 //     crypto/cipher.NewGCMWithRandomNonce, never ChaCha20-Poly1305.
 //
 // When crypto/fips140.Enforced() as well (GODEBUG=fips140=only), shares
-// sealed with AEADs 1 and 2 are refused with ErrNotApproved: their nonces
-// are chosen by the package, and the module offers AES-GCM with
-// caller-chosen nonces only outside that mode. Every reader accepts AEAD 3
-// in every mode.
+// sealed with AEADs 1 and 2 are refused with ErrNotApproved: crypto/cipher
+// offers AES-GCM with caller-chosen nonces (AEAD 1) only outside that mode,
+// and ChaCha20-Poly1305 (AEAD 2) is not approved at all. Every reader
+// accepts AEAD 3 in every mode.
 
-// ErrNotApproved is wrapped by the error CombineSSMS and NewCombineReader
-// return when crypto/fips140.Enforced() (GODEBUG=fips140=only) and the split
-// they would recover was sealed with AES-256-GCM with counter nonces or with
+// ErrNotApproved is wrapped by the error [CombineSSMS] and
+// [NewCombineReader] return when [crypto/fips140.Enforced] reports true
+// (GODEBUG=fips140=only) and the split they pick to recover (as in any
+// mode: failing with ErrNotEnoughShares or ErrMixedSplits when there is
+// none) was sealed with AES-256-GCM with counter nonces or with
 // ChaCha20-Poly1305 (SSMS AEADs 1 and 2, docs/FORMAT.md): neither can be
-// opened through FIPS 140-approved constructions in that mode. Such shares
-// are not bad; they can be read by a program not run with
-// GODEBUG=fips140=only. [SplitSSMS] and [NewSplitWriter] never return it:
-// in FIPS 140-3 mode they seal with AEAD 3, which is approved.
+// opened through FIPS 140-approved constructions in that mode. It is
+// returned before any chunk is read, and only then. Such shares are not bad;
+// a program run without GODEBUG=fips140=only reads them. [SplitSSMS] and
+// [NewSplitWriter] never return it: in FIPS 140-3 mode
+// ([crypto/fips140.Enabled]) they seal with AES-256-GCM with random nonces
+// (AEAD 3), which every reader accepts in every mode.
 var ErrNotApproved = errors.New("shamir: not allowed in FIPS 140-only mode")
 
 // fipsMode is crypto/fips140.Enabled(), which is fixed when the program

@@ -22,7 +22,8 @@ import (
 //
 // The encryption is chunked in the manner of age's STREAM: the secret is cut
 // into chunks of chunkSize bytes, each sealed with an AEAD under a nonce made
-// of the chunk's number and a flag set only on the last chunk, so that
+// of the chunk's number and a flag set only on the last chunk (for AEAD 3,
+// whose nonces are random, the associated data carries them), so that
 // reordering, dropping, truncating or extending chunks is detected. Each
 // sealed chunk is dispersed on its own, so the streaming forms need memory
 // for one chunk per share, whatever the size of the secret.

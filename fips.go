@@ -91,14 +91,10 @@ func (a *randomNonceGCM) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error)
 	return a.gcm.Open(dst, nil, ciphertext, a.assoc(nonce, ad))
 }
 
-// assoc returns ad followed by nonce, in a's buffer.
+// assoc returns ad followed by nonce, in a's buffer: 30 and 12 bytes, the
+// size of the buffer.
 func (a *randomNonceGCM) assoc(nonce, ad []byte) []byte {
-	if len(ad) != adSize || len(nonce) != a.NonceSize() {
-		panic("shamir: randomNonceGCM: wrong nonce or associated data size")
-	}
-	copy(a.ad[:], ad)
-	copy(a.ad[adSize:], nonce)
-	return a.ad[:]
+	return append(append(a.ad[:0], ad...), nonce...)
 }
 
 // runChunksDirect is runChunks in FIPS mode: every chunk draws its random

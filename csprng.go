@@ -37,6 +37,9 @@ import (
 // set-up per call; its first large read instead draws a 32-byte key from the
 // generator for a stream of the request's own, which serves the rest. The
 // request gives the generator back when it ends.
+//
+// In FIPS 140-3 mode (fips.go) there is no generator: a request reads
+// crypto/rand, the Go Cryptographic Module's DRBG, for every byte.
 
 // A generator is one fast-key-erasure generator, and the state of the
 // request it serves. It is not safe for concurrent use; the pool hands each
@@ -48,6 +51,7 @@ type generator struct {
 
 	// The request the generator serves.
 	stream *keystream // the request's own stream, after its first large read
+	src    io.Reader  // FIPS mode: crypto/rand.Reader, read for every byte
 	err    error      // why the request has no randomness
 	pooled bool
 }
@@ -93,9 +97,22 @@ func (g *generator) read(p []byte) {
 // package's output becomes as deterministic as crypto/rand's.
 var systemReader = rand.Reader
 
+// drbgRequest is every FIPS-mode request while crypto/rand.Reader is
+// systemReader: it holds no state, so goroutines may share it.
+var drbgRequest = &generator{src: systemReader}
+
 // newRandom starts a request: the generator it returns is the request's
 // until release. It must not be shared between goroutines.
+//
+// In FIPS mode, the request reads crypto/rand.Reader directly: the module's
+// DRBG, or the reader a test put in its place.
 func newRandom() *generator {
+	if fipsMode {
+		if randomIsSystem() {
+			return drbgRequest
+		}
+		return &generator{src: rand.Reader}
+	}
 	if rand.Reader != systemReader {
 		g := new(generator)
 		var key [32]byte
@@ -110,6 +127,18 @@ func newRandom() *generator {
 	return generators.Get().(*generator)
 }
 
+// randomIsSystem reports whether crypto/rand.Reader is the one the program
+// started with, not a test's (testing/cryptotest.SetGlobalRandom replaces
+// it, and the module's DRBG with it).
+func randomIsSystem() bool { return rand.Reader == systemReader }
+
+// readsDRBG reports whether rng is a request that reads the module's DRBG
+// directly, which is safe for concurrent use.
+func readsDRBG(rng io.Reader) bool {
+	g, ok := rng.(*generator)
+	return ok && g.src == systemReader
+}
+
 // Read fills p with the request's random bytes. It fails only if crypto/rand
 // did.
 func (g *generator) Read(p []byte) (int, error) {
@@ -117,6 +146,9 @@ func (g *generator) Read(p []byte) (int, error) {
 		return 0, g.err
 	}
 	if g.stream == nil {
+		if g.src != nil {
+			return io.ReadFull(g.src, p)
+		}
 		if len(p) <= smallRead {
 			g.read(p)
 			return len(p), nil

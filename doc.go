@@ -50,11 +50,13 @@
 //
 // All randomness comes from AES-256-CTR keyed from [crypto/rand], with fast
 // key erasure (ChaCha20 where the CPU has no AES instructions, and in purego
-// builds; see docs/SECURITY.md). In FIPS 140-3 mode ([crypto/fips140]), all
-// of it comes from crypto/rand itself, and SSMS uses only AES-256-GCM.
-// There is no way to pass a random source: as in Go's own crypto packages
-// since Go 1.26, tests that need determinism use
-// [testing/cryptotest.SetGlobalRandom], which this package honours.
+// builds; see docs/SECURITY.md). There is no way to pass a random source:
+// as in Go's own crypto packages since Go 1.26, tests that need determinism
+// use [testing/cryptotest.SetGlobalRandom], which this package honours. In
+// FIPS 140-3 mode ([crypto/fips140.Enabled]), every random byte comes from
+// crypto/rand itself, the module's DRBG, and SSMS seals with AES-256-GCM
+// only; under GODEBUG=fips140=only, shares sealed with the other AEADs are
+// refused with [ErrNotApproved] (docs/SECURITY.md).
 //
 // Every computation on secret bytes runs in constant time: the field
 // arithmetic uses no table indexed by secret data and no branch on it, both

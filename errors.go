@@ -105,7 +105,8 @@ func (r Reason) String() string {
 // were.
 type CombineError struct {
 	// Err is why: [ErrNotEnoughShares], [ErrInconsistentShares],
-	// [ErrMixedSplits] or [ErrNotApproved].
+	// [ErrMixedSplits], or an error wrapping [ErrNotApproved] that names
+	// the AEAD refused.
 	Err error
 	// Bad lists the shares found bad, by increasing position.
 	Bad []BadShare

@@ -1,6 +1,6 @@
 module github.com/gf256/shamir
 
-go 1.25.0
+go 1.26.0
 
 require (
 	golang.org/x/crypto v0.55.0

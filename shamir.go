@@ -42,7 +42,8 @@ var (
 // threshold-1 with uniformly random coefficients.
 //
 // It requires 2 <= threshold <= parts <= 255 and a non-empty secret, and uses
-// the package's AES-256-CTR generator keyed from crypto/rand. The shares are
+// the package's AES-256-CTR generator keyed from crypto/rand (crypto/rand
+// itself in FIPS 140-3 mode, crypto/fips140.Enabled). The shares are
 // byte-compatible with github.com/hashicorp/vault/shamir in both directions.
 func Split(secret []byte, parts, threshold int) ([][]byte, error) {
 	r := newRandom()
@@ -228,8 +229,12 @@ func (sp *splitter) run(m *matrix, ins, outs [][]byte, scratch []byte, lo, hi in
 
 // runChunks runs sp in chunks, possibly in parallel. Each chunk draws its
 // random rows from its own keystream, keyed from rng in chunk order, so the
-// shares do not depend on the goroutines' schedule, only on rng.
+// shares do not depend on the goroutines' schedule, only on rng. In FIPS
+// mode the chunks read rng itself instead (runChunksDirect).
 func (sp splitter) runChunks(m *matrix, rng io.Reader) error {
+	if fipsMode {
+		return sp.runChunksDirect(m, rng)
+	}
 	n := len(sp.secret)
 	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
 	defer clear(keys)

@@ -22,7 +22,8 @@ import (
 //
 // The encryption is chunked in the manner of age's STREAM: the secret is cut
 // into chunks of chunkSize bytes, each sealed with an AEAD under a nonce made
-// of the chunk's number and a flag set only on the last chunk, so that
+// of the chunk's number and a flag set only on the last chunk (for AEAD 3,
+// whose nonces are random, the associated data carries them), so that
 // reordering, dropping, truncating or extending chunks is detected. Each
 // sealed chunk is dispersed on its own, so the streaming forms need memory
 // for one chunk per share, whatever the size of the secret.
@@ -57,14 +58,17 @@ const (
 	recordOverhead = 8 // the length word before a fragment and the CRC after it
 	lastFlag       = 1 << 31
 
-	tagSize          = 16 // both AEADs
 	defaultChunkSize = 64 << 10
 	// maxChunkSize bounds what a reader accepts, and so the memory a share
 	// header can make it allocate: about maxChunkSize·parts/threshold.
 	maxChunkSize = 1 << 20
 
-	aesGCM           = 1
-	chaCha20Poly1305 = 2
+	// The AEADs, by their id in the header (docs/FORMAT.md).
+	aesGCM           = 1 // AES-256-GCM, the chunk's counter nonce
+	chaCha20Poly1305 = 2 // ChaCha20-Poly1305, the chunk's counter nonce
+	aesGCMRandom     = 3 // AES-256-GCM, a random nonce before each chunk (fips.go)
+
+	maxOverhead = 12 + 16 // the most an AEAD adds to a chunk: AEAD 3's nonce and tag
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -77,7 +81,12 @@ var hasAESHardware = !purego && (cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ ||
 	cpu.S390X.HasAES && cpu.S390X.HasAESGCM ||
 	cpu.PPC64.IsPOWER8)
 
+// defaultAEAD is the AEAD the writers seal with: AEAD 3 in FIPS 140-3 mode,
+// whatever the CPU.
 func defaultAEAD() byte {
+	if fipsMode {
+		return aesGCMRandom
+	}
 	if hasAESHardware {
 		return aesGCM
 	}
@@ -85,8 +94,20 @@ func defaultAEAD() byte {
 }
 
 // knownAEAD reports whether id names an AEAD of the format.
-func knownAEAD(id byte) bool { return id == aesGCM || id == chaCha20Poly1305 }
+func knownAEAD(id byte) bool { return id == aesGCM || id == chaCha20Poly1305 || id == aesGCMRandom }
 
+// aeadOverhead is the number of bytes the AEAD id adds to a chunk: its
+// 16-byte tag, and for AEAD 3 the 12-byte nonce before the ciphertext.
+func aeadOverhead(id byte) int {
+	if id == aesGCMRandom {
+		return maxOverhead
+	}
+	return 16
+}
+
+// newAEAD returns the AEAD id under key. Every one takes the chunk's 12-byte
+// counter nonce (chunkNum.nonce) and the 30 common header bytes as
+// associated data; AEAD 3 adds the nonce to the associated data instead.
 func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 	switch id {
 	case aesGCM:
@@ -97,6 +118,16 @@ func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 		return cipher.NewGCM(b)
 	case chaCha20Poly1305:
 		return chacha20poly1305.New(key)
+	case aesGCMRandom:
+		b, err := aes.NewCipher(key)
+		if err != nil {
+			return nil, err
+		}
+		g, err := cipher.NewGCMWithRandomNonce(b)
+		if err != nil {
+			return nil, err
+		}
+		return &randomNonceGCM{gcm: g}, nil
 	}
 	return nil, fmt.Errorf("shamir: unknown SSMS AEAD %d", id)
 }
@@ -119,10 +150,10 @@ func (c *chunkNum) set(i uint64, last bool) {
 }
 
 // fragSize is the length of each of the threshold fragments of a sealed chunk
-// of n plaintext bytes: the n+tagSize bytes of ciphertext, padded with zeros
-// to a multiple of threshold.
-func fragSize(n, threshold int) int {
-	return (n + tagSize + threshold - 1) / threshold
+// of n plaintext bytes: the n+overhead bytes the AEAD makes of it, padded
+// with zeros to a multiple of threshold.
+func fragSize(n, threshold, overhead int) int {
+	return (n + overhead + threshold - 1) / threshold
 }
 
 // shareSize is the length of each share of a secret of n bytes:
@@ -130,28 +161,29 @@ func fragSize(n, threshold int) int {
 //	headerSize + Σ over chunks (recordOverhead + fragSize(chunk length))
 //
 // where the chunks are n/chunkSize full ones and, when n is not a multiple,
-// one shorter; a secret of zero bytes has one empty chunk.
-func shareSize(n, threshold, chunkSize int) int {
+// one shorter; a secret of zero bytes has one empty chunk. overhead is the
+// AEAD's (aeadOverhead).
+func shareSize(n, threshold, chunkSize, overhead int) int {
 	full, rest := n/chunkSize, n%chunkSize
 	if rest == 0 && full > 0 {
 		full, rest = full-1, chunkSize
 	}
-	return headerSize + full*(recordOverhead+fragSize(chunkSize, threshold)) +
-		recordOverhead + fragSize(rest, threshold)
+	return headerSize + full*(recordOverhead+fragSize(chunkSize, threshold, overhead)) +
+		recordOverhead + fragSize(rest, threshold, overhead)
 }
 
 // sealedBufs recycles buffers for one sealed chunk of the default size,
-// padded (t·fragSize(C, t) < C+tagSize+t): without them each one-shot call
-// allocates, and the runtime clears, one more chunk-sized buffer. They only
-// ever hold ciphertext.
-var sealedBufs = sync.Pool{New: func() any { return new([defaultChunkSize + tagSize + 255]byte) }}
+// padded (t·fragSize(C, t, overhead) < C+overhead+t): without them each
+// one-shot call allocates, and the runtime clears, one more chunk-sized
+// buffer. They only ever hold ciphertext.
+var sealedBufs = sync.Pool{New: func() any { return new([defaultChunkSize + maxOverhead + 255]byte) }}
 
 // sealedBuf returns a buffer of n bytes, and the function that gives it back.
 func sealedBuf(n int) ([]byte, func()) {
-	if n > defaultChunkSize+tagSize+255 {
+	if n > defaultChunkSize+maxOverhead+255 {
 		return make([]byte, n), func() {}
 	}
-	b := sealedBufs.Get().(*[defaultChunkSize + tagSize + 255]byte)
+	b := sealedBufs.Get().(*[defaultChunkSize + maxOverhead + 255]byte)
 	return b[:n], func() { sealedBufs.Put(b) }
 }
 
@@ -161,14 +193,18 @@ func checkSSMS(parts, threshold int) error {
 }
 
 // SplitSSMS splits secret into parts shares, any threshold of which recover
-// it with [CombineSSMS]; fewer reveal nothing about it but its length. Unlike
-// [Split], each share is only about len(secret)/threshold bytes: a 68-byte
-// header, and at most 17 bytes more than 1/threshold of each 64 KiB chunk
-// (docs/FORMAT.md has the exact size). The secret may be empty.
+// it with [CombineSSMS]; fewer reveal nothing about it but its length.
+// Unlike [Split], each share is only about len(secret)/threshold bytes: a
+// 68-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
+// 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
+// secret may be empty.
 //
 // The secret is encrypted with AES-256-GCM where the CPU has AES instructions
-// and ChaCha20-Poly1305 elsewhere, under a key drawn for this call only; both
-// are always readable. It requires 2 <= threshold <= parts <= 255.
+// and ChaCha20-Poly1305 elsewhere, under a key drawn for this call only; all
+// the format's AEADs are always readable (but see [ErrNotApproved]). In FIPS
+// 140-3 mode ([crypto/fips140.Enabled]) it is always AES-256-GCM with random
+// nonces, and the key and every other random byte come from crypto/rand. It
+// requires 2 <= threshold <= parts <= 255.
 //
 // The shares are those [NewSplitWriter] writes; either may be read by
 // [CombineSSMS] or [NewCombineReader].
@@ -192,7 +228,7 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 		return nil, err
 	}
 	defer e.release()
-	size := shareSize(len(secret), threshold, chunkSize)
+	size := shareSize(len(secret), threshold, chunkSize, e.overhead)
 	buf := make([]byte, parts*size)
 	shares := make([][]byte, parts)
 	for i := range shares {
@@ -200,12 +236,12 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 		copy(shares[i], e.headers[i])
 	}
 	chunks := max(1, (len(secret)+chunkSize-1)/chunkSize)
-	fullRecord := recordOverhead + fragSize(chunkSize, threshold)
+	fullRecord := recordOverhead + fragSize(chunkSize, threshold, e.overhead)
 	sealChunks := func(s *sealer, recs [][]byte, from, to int) {
 		for c := from; c < to; c++ {
 			p := secret[c*chunkSize : min((c+1)*chunkSize, len(secret))]
 			off := headerSize + c*fullRecord
-			rl := recordOverhead + fragSize(len(p), threshold)
+			rl := recordOverhead + fragSize(len(p), threshold, e.overhead)
 			for i, sh := range shares {
 				recs[i] = sh[off : off+rl]
 			}
@@ -213,6 +249,9 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 		}
 	}
 	group := max(1, parallelChunk/chunkSize)
+	if inOrder(aeadID) {
+		group = chunks
+	}
 	forChunksOf(chunks, group, func() (func(i, lo, hi int), func()) {
 		s := e.newSealer()
 		recs := make([][]byte, parts)
@@ -227,6 +266,7 @@ type encoder struct {
 	parts, threshold int
 	chunkSize        int
 	aeadID           byte
+	overhead         int      // the AEAD's (aeadOverhead)
 	headers          [][]byte // each share's header
 	hcrc             []uint32 // their CRCs, where each record's CRC starts
 	key              [keySize]byte
@@ -255,11 +295,15 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	if !knownAEAD(aeadID) {
 		return nil, fmt.Errorf("shamir: unknown SSMS AEAD %d", aeadID)
 	}
+	if err := checkApproved(aeadID); err != nil {
+		return nil, err
+	}
 	e := &encoder{
 		parts:     parts,
 		threshold: threshold,
 		chunkSize: chunkSize,
 		aeadID:    aeadID,
+		overhead:  aeadOverhead(aeadID),
 		headers:   make([][]byte, parts),
 		hcrc:      make([]uint32, parts),
 		code:      newRSCode(parts, threshold),
@@ -313,20 +357,20 @@ func (e *encoder) newSealer() *sealer {
 		data:   make([][]byte, e.threshold),
 		parity: make([][]byte, e.parts-e.threshold),
 	}
-	s.ct, s.release = sealedBuf(e.threshold * fragSize(e.chunkSize, e.threshold))
+	s.ct, s.release = sealedBuf(e.threshold * fragSize(e.chunkSize, e.threshold, e.overhead))
 	return s
 }
 
 // seal encrypts p, chunk number count and the last one if last is set, with
 // s, and writes its record for share i to recs[i], which must be
-// recordOverhead+fragSize(len(p)) bytes long.
+// recordOverhead+fragSize(len(p), t, e.overhead) bytes long.
 func (e *encoder) seal(s *sealer, count uint64, p []byte, last bool, recs [][]byte) {
 	t := e.threshold
-	f := fragSize(len(p), t)
+	f := fragSize(len(p), t, e.overhead)
 	ct := s.ct[:t*f]
 	s.num.set(count, last)
 	s.aead.Seal(ct[:0], s.num.nonce[:], p, e.headers[0][:adSize])
-	clear(ct[len(p)+tagSize:])
+	clear(ct[len(p)+e.overhead:])
 	for j := range t {
 		s.data[j] = ct[j*f : (j+1)*f]
 	}
@@ -358,6 +402,7 @@ func recordCRC(hcrc uint32, num *chunkNum, rec []byte) uint32 {
 // A header is the parsed header of a share.
 type header struct {
 	aead             byte
+	overhead         int // the AEAD's (aeadOverhead)
 	parts, threshold int
 	chunkSize        int
 	index            int
@@ -387,6 +432,7 @@ func parseHeader(b []byte) (*header, Reason) {
 	}
 	h := &header{
 		aead:      b[hdrAEAD],
+		overhead:  aeadOverhead(b[hdrAEAD]),
 		parts:     int(b[hdrParts]),
 		threshold: int(b[hdrThreshold]),
 		chunkSize: int(binary.BigEndian.Uint32(b[hdrChunkSize:])),
@@ -457,7 +503,7 @@ func parseRecord(h *header, num *chunkNum, rec []byte) (record, Reason) {
 	if why != 0 {
 		return record{}, why
 	}
-	f := fragSize(n, h.threshold)
+	f := fragSize(n, h.threshold, h.overhead)
 	if len(rec) != recordOverhead+f {
 		return record{}, Truncated
 	}
@@ -484,7 +530,7 @@ func recordLength(h *header, count uint64, rec []byte) (n int, last bool, why Re
 
 // recordSize is the length of a record whose first word is valid.
 func recordSize(h *header, n int) int {
-	return recordOverhead + fragSize(n, h.threshold)
+	return recordOverhead + fragSize(n, h.threshold, h.overhead)
 }
 
 // CombineSSMS recovers a secret from shares made by [SplitSSMS] or

@@ -197,6 +197,9 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	if tie >= t {
 		return nil, c.fail(ErrMixedSplits)
 	}
+	if err := checkApproved(h.aead); err != nil {
+		return nil, c.fail(err)
+	}
 	for _, ad := range order {
 		if ad != order[best] {
 			for _, s := range groups[ad] {
@@ -207,7 +210,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	slices.SortFunc(live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
 
 	c.code = newRSCode(h.parts, t)
-	f := fragSize(h.chunkSize, t)
+	f := fragSize(h.chunkSize, t, h.overhead)
 	c.ct, c.release = sealedBuf(t * f)
 	c.ins = make([][]byte, t)
 	c.idx = make([]int, t)
@@ -231,7 +234,7 @@ func (c *combiner) sizeHint() int {
 			n = len(s.mem)
 		}
 	}
-	full := recordOverhead + fragSize(c.h.chunkSize, c.h.threshold)
+	full := recordOverhead + fragSize(c.h.chunkSize, c.h.threshold, c.h.overhead)
 	return min((n+full-1)/full*c.h.chunkSize, n*c.h.threshold)
 }
 
@@ -245,6 +248,11 @@ func (c *combiner) bad(s *shareIn, why Reason) {
 // authenticated; after the last chunk, c.done is set. On error it returns dst
 // as it was, for the caller to clear.
 func (c *combiner) chunk(dst []byte) ([]byte, error) {
+	// Enforcement can change between calls (fips140.WithoutEnforcement),
+	// so a reader asks again before each chunk.
+	if err := checkApproved(c.h.aead); err != nil {
+		return dst, c.fail(err)
+	}
 	c.shares = append(c.shares[:0], c.live...)
 	for _, s := range c.shares {
 		rec, why := s.next(c.count)
@@ -402,7 +410,7 @@ func (c *combiner) othersThan(sub []*shareIn) []*shareIn {
 // sub into c.ct, and checks its padding.
 func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 	t := c.h.threshold
-	f := fragSize(n, t)
+	f := fragSize(n, t, c.h.overhead)
 	buf := c.ct[:t*f]
 	have := c.have
 	for i, s := range sub {
@@ -426,7 +434,7 @@ func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 		}
 		c.dec.apply(c.ins[:t], outs, 0, f, false)
 	}
-	ct := buf[:n+tagSize]
+	ct := buf[:n+c.h.overhead]
 	for _, b := range buf[len(ct):] {
 		if b != 0 {
 			return nil, false
@@ -440,7 +448,7 @@ func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 func (c *combiner) checkOthers(sub []*shareIn) {
 	t := c.h.threshold
 	n, last := sub[0].rec.n, sub[0].rec.last
-	f := fragSize(n, t)
+	f := fragSize(n, t, c.h.overhead)
 	parity, rows := c.parity[:0], c.rows[:0]
 	for _, s := range c.othersThan(sub) {
 		switch {
@@ -459,7 +467,7 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 		return
 	}
 	if need := len(parity) * f; len(c.check) < need {
-		c.check = make([]byte, len(parity)*fragSize(c.h.chunkSize, t))
+		c.check = make([]byte, len(parity)*fragSize(c.h.chunkSize, t, c.h.overhead))
 	}
 	data := c.ins[:t]
 	for j := range t {

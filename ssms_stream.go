@@ -47,7 +47,7 @@ func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, r
 		buf:  make([]byte, 0, chunkSize),
 		recs: make([][]byte, len(shares)),
 	}
-	rl := recordOverhead + fragSize(chunkSize, threshold)
+	rl := recordOverhead + fragSize(chunkSize, threshold, e.overhead)
 	recs := make([]byte, len(shares)*rl)
 	for i := range w.recs {
 		w.recs[i] = recs[i*rl : (i+1)*rl]
@@ -125,7 +125,7 @@ func (w *splitWriter) flush(p []byte, last bool) error {
 			}
 		}
 	}
-	rl := recordOverhead + fragSize(len(p), w.e.threshold)
+	rl := recordOverhead + fragSize(len(p), w.e.threshold, w.e.overhead)
 	recs := w.recs
 	for i := range recs {
 		recs[i] = recs[i][:rl]

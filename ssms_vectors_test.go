@@ -53,6 +53,7 @@ func vectorSecret(v ssmsVector) []byte {
 }
 
 func TestSSMSVectors(t *testing.T) {
+	skipIfEnforced(t, "the vectors are sealed with AEADs 1 and 2")
 	if *updateVectors {
 		var vs []ssmsVector
 		for _, v := range vectorCases {

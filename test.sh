@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh runs the whole test suite, as CI does (.ci/run calls it):
 # formatting, vet and staticcheck (native, purego, arm64); the root module
-# natively (with coverage), with the race detector and with -tags purego;
+# natively (with coverage), in FIPS 140-3 mode (GODEBUG=fips140=on and
+# only), with the race detector and with -tags purego;
 # each fuzz target for a number of executions; the root package under qemu
 # as a CPU with AVX2 but no AVX-512, a CPU without AVX2, and an arm64 CPU;
 # and the interop module against Vault's package. It installs qemu-user when
@@ -58,6 +59,14 @@ coverage=$(go tool cover -func=/tmp/shamir-cover.out | awk '/^total:/ { sub("%",
 echo "coverage of package shamir: $coverage% of statements"
 awk -v c="$coverage" 'BEGIN { exit !(c >= 90) }' || { echo "coverage fell below 90%" >&2; exit 1; }
 go test -count=1 ./cmd/...
+
+# FIPS 140-3 mode: randomness from crypto/rand, SSMS AEAD 3; under "only",
+# AEADs 1 and 2 are refused with ErrNotApproved (fips.go, docs/SECURITY.md).
+step "native, GODEBUG=fips140=on"
+GODEBUG=fips140=on go test -count=1 .
+
+step "native, GODEBUG=fips140=only"
+GODEBUG=fips140=only go test -count=1 .
 
 step "native, race detector"
 go test -race -short -count=1 ./...

@@ -1,6 +1,6 @@
 module github.com/gf256/shamir/interop
 
-go 1.25.3
+go 1.26.0
 
 require (
 	github.com/gf256/shamir v0.0.0

@@ -2,8 +2,9 @@
 # test.sh runs the whole test suite, as CI does (.ci/run calls it):
 # formatting, vet and staticcheck (native, purego, arm64); the root module
 # natively (with coverage), in FIPS 140-3 mode (GODEBUG=fips140=on and
-# only), with the race detector and with -tags purego;
-# each fuzz target for a number of executions; the root package under qemu
+# only), with the race detector, with -tags purego and with Go 1.27 (fetched
+# through the module proxy); each fuzz target for a number of executions;
+# the root package under qemu
 # as a CPU with AVX2 but no AVX-512, a CPU without AVX2, and an arm64 CPU;
 # and the interop module against Vault's package. It installs qemu-user when
 # it is missing (as root, with apt-get).

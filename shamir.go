@@ -91,10 +91,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		return nil, err
 	}
 	n, t := len(secret), threshold
-	stride := shareStride(n)
 	// The shares' buffer first serves randomXs as scratch for its random
-	// bytes, sparing an allocation; hence at least xsScratch bytes.
-	buf := make([]byte, max(parts*stride, xsScratch))
+	// bytes, sparing an allocation.
+	buf, shares := allocShares(n, parts)
 	var xsBuf [255]byte
 	xs := xsBuf[:parts]
 	err := randomXs(rng, xs, buf[:xsScratch])
@@ -102,9 +101,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	shares := make([][]byte, parts)
 	for i := range shares {
-		shares[i] = buf[i*stride : i*stride+n+1 : i*stride+n+1]
 		shares[i][n] = xs[i]
 	}
 
@@ -140,6 +137,20 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		return nil, err
 	}
 	return shares, nil
+}
+
+// allocShares allocates Split's parts shares of a secret of n bytes: one
+// buffer of at least xsScratch bytes, holding the shares shareStride(n)
+// bytes apart, and their headers, each share n+ShareOverhead bytes long
+// with no spare capacity.
+func allocShares(n, parts int) (buf []byte, shares [][]byte) {
+	stride := shareStride(n)
+	buf = make([]byte, max(parts*stride, xsScratch))
+	shares = make([][]byte, parts)
+	for i := range shares {
+		shares[i] = buf[i*stride : i*stride+n+1 : i*stride+n+1]
+	}
+	return buf, shares
 }
 
 // shareStride is the distance between the starts of consecutive shares in

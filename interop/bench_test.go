@@ -1,9 +1,9 @@
 package interop
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
+	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gf256/shamir"
@@ -17,6 +17,14 @@ import (
 //	BenchmarkSplit/gf256/1MiB_n5_t3
 //	BenchmarkSplit/gf256ssms/1MiB_n5_t3   (SplitSSMS: shares of len/3 bytes)
 //	BenchmarkSplit/vault/1MiB_n5_t3
+//
+// Every buffer a benchmark reads, on both sides (this package's and Vault's
+// or klauspost's), is filled with random bytes before the timing (fill):
+// memory fresh from the operating system that was never written maps the
+// kernel's shared zero page, so reads of it hit the cache, and a benchmark
+// over such a buffer times far less memory traffic than real data causes.
+// klauspost's Encode over never-written shards timed 5–7× faster than over
+// shards with data in them.
 type benchCase struct {
 	size             int
 	parts, threshold int
@@ -48,8 +56,21 @@ func benchCases() []benchCase {
 	return append(cs, benchCase{32, 255, 255, true}, benchCase{64 << 20, 5, 3, false})
 }
 
+// fill fills p with pseudo-random bytes from seed.
+func fill(p []byte, seed uint64) []byte {
+	var s [32]byte
+	binary.LittleEndian.PutUint64(s[:], seed)
+	rand.NewChaCha8(s).Read(p)
+	return p
+}
+
+// random returns n pseudo-random bytes from seed.
+func random(n int, seed uint64) []byte { return fill(make([]byte, n), seed) }
+
 type splitFunc func([]byte, int, int) ([][]byte, error)
 
+// BenchmarkSplit times Split, SplitSSMS and Vault's Split of a secret of
+// random bytes, filled so that no implementation reads the zero page.
 func BenchmarkSplit(b *testing.B) {
 	impls := []struct {
 		name  string
@@ -61,7 +82,7 @@ func BenchmarkSplit(b *testing.B) {
 				continue
 			}
 			b.Run(impl.name+"/"+c.name(), func(b *testing.B) {
-				secret := make([]byte, c.size)
+				secret := random(c.size, 1)
 				b.SetBytes(int64(c.size))
 				b.ReportAllocs()
 				for b.Loop() {
@@ -81,6 +102,9 @@ func combineSSMS(shares [][]byte) ([]byte, error) {
 	return secret, err
 }
 
+// BenchmarkCombine times Combine, CombineSSMS and Vault's Combine of the
+// shares of a secret of random bytes; the shares are written by Split, so
+// no implementation reads the zero page.
 func BenchmarkCombine(b *testing.B) {
 	impls := []struct {
 		name    string
@@ -96,7 +120,7 @@ func BenchmarkCombine(b *testing.B) {
 				split = shamir.SplitSSMS
 			}
 			b.Run(impl.name+"/"+c.name(), func(b *testing.B) {
-				shares, err := split(make([]byte, c.size), c.parts, c.threshold)
+				shares, err := split(random(c.size, 1), c.parts, c.threshold)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -113,12 +137,15 @@ func BenchmarkCombine(b *testing.B) {
 	}
 }
 
-// BenchmarkParity measures the multiply-add work of Combine with threshold t
+// BenchmarkParity times the multiply-add work of Combine with threshold t
 // in a form klauspost/reedsolomon also computes: one output row from t input
 // rows of 1 MiB. gf256's Combine is the same work plus the Lagrange weights
 // and the allocation of the secret (and the garbage collections it brings
 // about); gf256append, AppendCombine into a reused buffer, is without the
-// allocation.
+// allocation. klauspost's shards, the parity shard too, are filled with
+// random bytes, as the shares are (by Split, of a random secret) and
+// AppendCombine's buffer is: before they were, klauspost read the zero page
+// and timed 5–7× faster than over data.
 func BenchmarkParity(b *testing.B) {
 	const size = 1 << 20
 	for _, t := range []int{3, 10} {
@@ -129,7 +156,7 @@ func BenchmarkParity(b *testing.B) {
 			}
 			shards := make([][]byte, t+1)
 			for i := range shards {
-				shards[i] = make([]byte, size)
+				shards[i] = random(size, uint64(10+i))
 			}
 			b.SetBytes(size)
 			b.ReportAllocs()
@@ -143,11 +170,11 @@ func BenchmarkParity(b *testing.B) {
 		// writes into a parity shard that is: the same work with no
 		// allocation.
 		b.Run(fmt.Sprintf("gf256append/%dx1MiB_1", t), func(b *testing.B) {
-			shares, err := shamir.Split(make([]byte, size), t, t)
+			shares, err := shamir.Split(random(size, 1), t, t)
 			if err != nil {
 				b.Fatal(err)
 			}
-			buf := make([]byte, size)
+			buf := random(size, 2)
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -157,7 +184,7 @@ func BenchmarkParity(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("gf256/%dx1MiB_1", t), func(b *testing.B) {
-			shares, err := shamir.Split(make([]byte, size), t, t)
+			shares, err := shamir.Split(random(size, 1), t, t)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -172,29 +199,16 @@ func BenchmarkParity(b *testing.B) {
 	}
 }
 
-// BenchmarkSplitFloor measures what Split of 1 MiB with (5,3) cannot avoid:
-// (threshold-1)·1 MiB of AES-256-CTR keystream for the random rows, the
-// multiply-adds of interpolation, (parts-threshold+1)·threshold row products,
-// here at klauspost/reedsolomon's speed (3 data rows into 3 parity rows), and
-// the allocation of the 5 shares it returns (Go zeroes it).
+// BenchmarkSplitFloor/klauspost times klauspost/reedsolomon on the shape
+// of Split's multiply-adds for 1 MiB with (5, 3): 3 data shards (Split's
+// secret and 2 random rows) into 3 parity shards (the other 3 shares).
+// Every shard, the parity ones too, is filled with random bytes, as Split's
+// rows are. The other parts of Split's floor (the allocation of the shares,
+// the package's own keystream and its own multiply-adds) are unexported,
+// so BenchmarkSplitFloor in the root package times them, and Split itself,
+// under the same name: go test -bench SplitFloor there.
 func BenchmarkSplitFloor(b *testing.B) {
 	const size = 1 << 20
-	b.Run("alloc/5MiB", func(b *testing.B) {
-		b.SetBytes(size)
-		b.ReportAllocs()
-		for b.Loop() {
-			sink = make([]byte, 5*(size+1))
-		}
-	})
-	b.Run("aes256ctr/2MiB", func(b *testing.B) {
-		block, _ := aes.NewCipher(make([]byte, 32))
-		ctr := cipher.NewCTR(block, make([]byte, 16))
-		buf := make([]byte, 2*size)
-		b.SetBytes(size) // per byte of secret
-		for b.Loop() {
-			ctr.XORKeyStream(buf, buf)
-		}
-	})
 	b.Run("klauspost/3x1MiB_3", func(b *testing.B) {
 		enc, err := reedsolomon.New(3, 3)
 		if err != nil {
@@ -202,9 +216,10 @@ func BenchmarkSplitFloor(b *testing.B) {
 		}
 		shards := make([][]byte, 6)
 		for i := range shards {
-			shards[i] = make([]byte, size)
+			shards[i] = random(size, uint64(20+i))
 		}
 		b.SetBytes(size)
+		b.ReportAllocs()
 		for b.Loop() {
 			if err := enc.Encode(shards); err != nil {
 				b.Fatal(err)
@@ -213,23 +228,20 @@ func BenchmarkSplitFloor(b *testing.B) {
 	})
 }
 
-var sink []byte
-
-// BenchmarkRS measures klauspost/reedsolomon on the shapes of the
+// BenchmarkRS times klauspost/reedsolomon on the shapes of the
 // Reed–Solomon part of SplitSSMS and CombineSSMS with (5, 3): 1 MiB of data
 // in 3 shards and 2 parity shards; encoding, and rebuilding data shards 0
 // and 1 from shards 2, 3 and 4. The package's own code for the same work is
 // internal: BenchmarkRSEncode and BenchmarkRSDecode in the root package.
+// Every shard, parity and lost ones too, is filled with random bytes, as
+// the root benchmarks' fragments are.
 func BenchmarkRS(b *testing.B) {
 	const size = 1 << 20
 	shard := (size + 2) / 3
 	shards := func() [][]byte {
 		s := make([][]byte, 5)
 		for i := range s {
-			s[i] = make([]byte, shard)
-			for j := range s[i] {
-				s[i][j] = byte(i*31 + j)
-			}
+			s[i] = random(shard, uint64(30+i))
 		}
 		return s
 	}

@@ -66,19 +66,38 @@ func (s *shareIn) next(count uint64) (record, Reason) {
 		s.num.set(count, false)
 		return parseRecord(s.hdr, &s.num, rec)
 	}
-	if _, err := io.ReadFull(s.r, s.buf[:4]); err != nil {
+	var err error
+	if s.buf, err = readGrow(s.r, s.buf[:0], 4); err != nil {
 		return record{}, s.readErr(err)
 	}
-	n, _, why := recordLength(s.hdr, count, s.buf[:4])
+	n, _, why := recordLength(s.hdr, count, s.buf)
 	if why != 0 {
 		return record{}, why
 	}
-	size := recordSize(s.hdr, n)
-	if _, err := io.ReadFull(s.r, s.buf[4:size]); err != nil {
+	if s.buf, err = readGrow(s.r, s.buf, recordSize(s.hdr, n)); err != nil {
 		return record{}, s.readErr(err)
 	}
 	s.num.set(count, false)
-	return parseRecord(s.hdr, &s.num, s.buf[:size])
+	return parseRecord(s.hdr, &s.num, s.buf)
+}
+
+// readStep is the most readGrow reads, and grows its buffer by, at a time.
+const readStep = 64 << 10
+
+// readGrow reads from r until buf holds size bytes, growing it as the bytes
+// arrive, by at most readStep at a time: a record's length word, which a
+// forger chooses, costs memory only for the bytes the stream really has.
+func readGrow(r io.Reader, buf []byte, size int) ([]byte, error) {
+	for len(buf) < size {
+		step := min(size-len(buf), readStep)
+		buf = slices.Grow(buf, step)
+		n, err := io.ReadFull(r, buf[len(buf):len(buf)+step])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 // readErr returns the reason for a read of the share's stream that failed
@@ -210,19 +229,24 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	slices.SortFunc(live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
 
 	c.code = newRSCode(h.parts, t)
-	f := fragSize(h.chunkSize, t, h.overhead)
-	c.ct, c.release = sealedBuf(t * f)
+	c.release = func() {}
 	c.ins = make([][]byte, t)
 	c.idx = make([]int, t)
 	c.sub = make([]*shareIn, t)
 	c.have = make([]int, t)
 	c.outs = make([][]byte, max(t, h.parts-t))
-	for _, s := range live {
-		if s.r != nil {
-			s.buf = make([]byte, recordOverhead+f)
-		}
-	}
 	return c, nil
+}
+
+// sealed returns c.ct with n bytes, for a sealed chunk. It is allocated on
+// first need, for the records that arrived: its size then follows from
+// threshold records really read, not from the chunk size a header claims.
+func (c *combiner) sealed(n int) []byte {
+	if cap(c.ct) < n {
+		c.release()
+		c.ct, c.release = sealedBuf(n)
+	}
+	return c.ct[:n]
 }
 
 // sizeHint returns a bound on the secret's length from the shortest live
@@ -411,7 +435,7 @@ func (c *combiner) othersThan(sub []*shareIn) []*shareIn {
 func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
 	t := c.h.threshold
 	f := fragSize(n, t, c.h.overhead)
-	buf := c.ct[:t*f]
+	buf := c.sealed(t * f)
 	have := c.have
 	for i, s := range sub {
 		have[i] = s.hdr.index
@@ -467,7 +491,8 @@ func (c *combiner) checkOthers(sub []*shareIn) {
 		return
 	}
 	if need := len(parity) * f; len(c.check) < need {
-		c.check = make([]byte, len(parity)*fragSize(c.h.chunkSize, t, c.h.overhead))
+		// As much as the parity records just read hold, no more.
+		c.check = make([]byte, need)
 	}
 	data := c.ins[:t]
 	for j := range t {

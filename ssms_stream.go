@@ -182,7 +182,9 @@ func NewCombineReader(shares []io.Reader) (*CombineReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CombineReader{c: c, out: make([]byte, 0, c.h.chunkSize)}, nil
+	// The chunk buffer grows as chunks are opened: its size follows from
+	// records read, not from the chunk size the headers claim.
+	return &CombineReader{c: c}, nil
 }
 
 // A CombineReader reads a secret from SSMS shares. See [NewCombineReader].

@@ -2,6 +2,7 @@ package shamir
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"testing"
 )
@@ -50,5 +51,30 @@ func TestSSMSMemoryBound(t *testing.T) {
 		if n := allocated(c.f); n > limit {
 			t.Errorf("%s (%d bytes given): allocated %d bytes, want at most %d", c.name, size, n, limit)
 		}
+	}
+}
+
+// TestSplitWriterCloseAfterError checks that Close after a failed write
+// returns the failure and keeps nothing of the secret.
+func TestSplitWriterCloseAfterError(t *testing.T) {
+	boom := errors.New("disk full")
+	ws := []io.Writer{io.Discard, failWriter{boom}, io.Discard}
+	w, err := newSplitWriter(ws, 2, 64, defaultAEAD(), testRNG(61))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := testSecret(1000, 61)
+	if _, err := w.Write(secret); !errors.Is(err, boom) {
+		t.Fatalf("Write: %v, want the writer's error", err)
+	}
+	buf := w.buf[:cap(w.buf)]
+	if err := w.Close(); !errors.Is(err, boom) {
+		t.Fatalf("Close: %v, want the writer's error", err)
+	}
+	if w.buf != nil || w.s != nil || !bytes.Equal(buf, make([]byte, len(buf))) {
+		t.Fatal("Close after an error kept the chunk or the sealer")
+	}
+	if err := w.Close(); !errors.Is(err, boom) {
+		t.Fatalf("second Close: %v", err)
 	}
 }

@@ -104,15 +104,21 @@ func (w *splitWriter) Write(p []byte) (int, error) {
 }
 
 // Close writes the last chunk, which is empty only if nothing was written.
+// After an error from an underlying writer, it only clears the chunk it
+// holds and releases the sealer, and returns that error.
 func (w *splitWriter) Close() error {
-	if w.err != nil || w.closed {
+	if w.closed {
 		return w.err
 	}
 	w.closed = true
-	err := w.flush(w.buf, true)
-	clear(w.buf)
+	if w.err == nil {
+		w.flush(w.buf, true) // sets w.err on failure
+	}
+	clear(w.buf[:cap(w.buf)])
+	w.buf = nil
 	w.s.release()
-	return err
+	w.s = nil // and its AEAD, which holds the key expanded
+	return w.err
 }
 
 // flush seals the chunk p and writes its records.

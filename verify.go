@@ -123,7 +123,7 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err
 		}
 	}
 	secret = make([]byte, len(ys[0]))
-	newMatrix(active, lagrangeAtZero(nil, useX), 1, threshold).apply(useY, [][]byte{secret}, 0, len(secret), false)
+	interpolate([][]byte{secret}, []byte{0}, useX, useY)
 	return secret, bad, nil
 }
 

@@ -50,8 +50,11 @@ func Split(secret []byte, parts, threshold int) ([][]byte, error) {
 	return split(secret, parts, threshold, r)
 }
 
-func checkSplit(secret []byte, parts, threshold int) error {
-	// The order is Vault's, so that both packages name the same problem.
+// checkScheme checks a number of parts and a threshold as Vault's Split
+// does, in its order, so that both packages name the same problem: it
+// requires 2 <= threshold <= parts <= 255. Split, Verify, CombineRobust and
+// SSMS (checkSSMS) all check their parameters with it.
+func checkScheme(parts, threshold int) error {
 	switch {
 	case parts < threshold:
 		return errPartsBelowThreshold
@@ -61,8 +64,6 @@ func checkSplit(secret []byte, parts, threshold int) error {
 		return errThresholdTooSmall
 	case threshold > 255:
 		return errThresholdTooLarge
-	case len(secret) == 0:
-		return errEmptySecret
 	}
 	return nil
 }
@@ -86,8 +87,12 @@ func checkSplit(secret []byte, parts, threshold int) error {
 // matrix applied to the rows [s, r_1, …, r_{t−1}], whose random rows the
 // engine draws from rng a block at a time, just before it uses them.
 func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error) {
-	if err := checkSplit(secret, parts, threshold); err != nil {
+	// Vault checks the secret after the scheme.
+	if err := checkScheme(parts, threshold); err != nil {
 		return nil, err
+	}
+	if len(secret) == 0 {
+		return nil, errEmptySecret
 	}
 	n, t := len(secret), threshold
 	stride := shareStride(n)

@@ -130,9 +130,9 @@ func TestSplitErrors(t *testing.T) {
 		}
 	}
 	// errThresholdTooLarge cannot be reached through Split (parts >= threshold
-	// is checked first, then parts <= 255), but checkSplit keeps Vault's check.
-	if err := checkSplit([]byte("s"), 255, 256); !errors.Is(err, errPartsBelowThreshold) {
-		t.Errorf("checkSplit(255, 256) = %v", err)
+	// is checked first, then parts <= 255), but checkScheme keeps Vault's check.
+	if err := checkScheme(255, 256); !errors.Is(err, errPartsBelowThreshold) {
+		t.Errorf("checkScheme(255, 256) = %v", err)
 	}
 }
 

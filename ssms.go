@@ -180,9 +180,22 @@ func sealedBuf(n int) ([]byte, func()) {
 	return b[:n], func() { sealedBufs.Put(b) }
 }
 
-func checkSSMS(parts, threshold int) error {
-	// Split's checks, less the one on an empty secret: SSMS takes any length.
-	return checkSplit([]byte{0}, parts, threshold)
+// checkSSMS checks the parameters of an SSMS split, as newEncoder is given
+// them or a header holds them: the AEAD first (ErrUnsupportedAEAD: a reader
+// that does not know it can tell nothing else), then the parts and the
+// threshold as Split checks them (checkScheme; SSMS takes secrets of any
+// length, even empty), then the chunk size.
+func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
+	if !knownAEAD(aeadID) {
+		return ErrUnsupportedAEAD
+	}
+	if err := checkScheme(parts, threshold); err != nil {
+		return err
+	}
+	if chunkSize < 1 || chunkSize > maxChunkSize {
+		return fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
+	}
+	return nil
 }
 
 // SplitSSMS splits secret into parts shares, any threshold of which recover
@@ -271,14 +284,8 @@ type sealer struct {
 // newEncoder draws the key and the split ID from rng, shares the key, and
 // prepares the headers.
 func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*encoder, error) {
-	if err := checkSSMS(parts, threshold); err != nil {
+	if err := checkSSMS(parts, threshold, chunkSize, aeadID); err != nil {
 		return nil, err
-	}
-	if chunkSize < 1 || chunkSize > maxChunkSize {
-		return nil, fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
-	}
-	if !knownAEAD(aeadID) {
-		return nil, ErrUnsupportedAEAD
 	}
 	e := &encoder{
 		parts:     parts,
@@ -423,13 +430,9 @@ func parseHeader(b []byte) (*header, error) {
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
-	switch {
-	case !knownAEAD(h.aead):
-		return nil, ErrUnsupportedAEAD
-	case checkSSMS(h.parts, h.threshold) != nil,
-		h.index >= h.parts,
-		h.x == 0,
-		h.chunkSize < 1 || h.chunkSize > maxChunkSize:
+	if err := checkSSMS(h.parts, h.threshold, h.chunkSize, h.aead); errors.Is(err, ErrUnsupportedAEAD) {
+		return nil, err
+	} else if err != nil || h.index >= h.parts || h.x == 0 {
 		return nil, ErrShareDamaged
 	}
 	return h, nil

@@ -130,13 +130,8 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []int, err
 // parsePartsThreshold checks parts as Combine does and against threshold, and returns
 // their x coordinates and y bytes.
 func parsePartsThreshold(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err error) {
-	switch {
-	case threshold < 2:
-		return nil, nil, errThresholdTooSmall
-	case threshold > 255:
-		return nil, nil, errThresholdTooLarge
-	case len(parts) < threshold:
-		return nil, nil, errPartsBelowThreshold
+	if err := checkScheme(len(parts), threshold); err != nil {
+		return nil, nil, err
 	}
 	return parseParts(parts)
 }

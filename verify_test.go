@@ -459,7 +459,9 @@ func TestVerifyErrors(t *testing.T) {
 		{"threshold 1", ok, 1, errThresholdTooSmall},
 		{"threshold 0", ok, 0, errThresholdTooSmall},
 		{"threshold -1", ok, -1, errThresholdTooSmall},
-		{"threshold 256", ok, 256, errThresholdTooLarge},
+		// Vault's order (checkScheme): fewer parts than the threshold
+		// comes first, so a threshold above 255 is reported as that.
+		{"threshold 256", ok, 256, errPartsBelowThreshold},
 		{"too few", ok[:2], 3, errPartsBelowThreshold},
 		{"none", nil, 2, errPartsBelowThreshold},
 		{"length", short, 3, errLengthMismatch},

@@ -5,6 +5,8 @@ import "encoding/binary"
 // This file holds the field GF(2^8) and the engine built on it: every
 // operation of the package is a matrix of public field constants applied to
 // rows of secret bytes, and matrix.apply is the only loop over those bytes.
+// Callers describe such a product (parallel.go), and product.run decides
+// how it is computed: blocks, goroutines, stack or heap.
 
 // The field is GF(2)[x]/(x^8+x^4+x^3+x+1), the representation used by AES and
 // by Vault's shamir package: a byte's bit i is the coefficient of x^i.

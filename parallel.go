@@ -39,7 +39,8 @@ type product struct {
 	random int
 }
 
-// smallRows is the number of row headers a product keeps on its stack.
+// smallRows is the number of row headers a product with nil random rows
+// keeps on its stack.
 const smallRows = 16
 
 // run computes p, drawing its random rows, if any, from rng. It fails only
@@ -47,14 +48,16 @@ const smallRows = 16
 //
 // A product of one parallel chunk or less, and any product when GOMAXPROCS
 // is 1, runs on the caller's goroutine with the matrix and, for up to
-// smallRows rows, the row headers on its stack: a short secret's Split or
-// Combine allocates nothing here. Longer ones run on up to GOMAXPROCS
-// goroutines, which get heap copies of both.
+// smallRows rows, the row headers it needs on its stack: a short secret's
+// Split or Combine allocates nothing here. Longer ones run on up to
+// GOMAXPROCS goroutines, which get heap copies of both.
 //
 // rng is not a field of p: escape analysis does not tell a struct's fields
 // apart, and rng leaking (to its Read method) would move the row lists and
-// coefficients that p points to to the heap.
-func (p product) run(rng io.Reader) error {
+// coefficients that p points to to the heap. Callers make p with &product{}:
+// a product{} literal is built aside and then copied, wider loads of
+// narrower stores that stall the CPU, which a short secret's Combine feels.
+func (p *product) run(rng io.Reader) error {
 	chunks := max(1, (p.n+parallelChunk-1)/parallelChunk)
 	var keys []byte
 	if chunks > 1 && p.random > 0 {
@@ -70,91 +73,114 @@ func (p product) run(rng io.Reader) error {
 	}
 	var m matrix
 	m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
-	var hdr [smallRows][]byte
-	ins, outs, scratch := p.headers(hdr[:])
-	defer clear(scratch)
-	if keys == nil {
-		return p.blocks(&m, ins, outs, scratch, 0, p.n, rng)
+	var hdr [][]byte
+	var scratch []byte
+	if p.random > 0 && p.nilRows() > 0 {
+		var buf [smallRows][]byte
+		hdr, scratch = p.headers(buf[:])
+		defer clear(scratch)
+	}
+	switch {
+	case p.random == 0:
+		m.apply(p.ins, p.outs, 0, p.n, false) // apply blocks the columns itself
+		return nil
+	case keys == nil:
+		return p.blocks(&m, hdr, scratch, 0, p.n, rng)
 	}
 	for i := range chunks {
-		p.chunk(&m, ins, outs, scratch, i, keys)
+		p.chunk(&m, hdr, scratch, i, keys)
 	}
 	return nil
 }
 
 // parallel computes p's chunks on up to GOMAXPROCS goroutines. The
-// goroutines get copies of the row lists, so that the caller's stay on its
-// stack.
-func (p product) parallel(keys []byte) {
-	m := new(matrix)
-	m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
+// goroutines share a heap copy of p, with copies of its row lists, so that
+// the caller's stay on its stack, and the matrix, in one allocation.
+func (p *product) parallel(keys []byte) {
+	s := new(struct {
+		p product
+		m matrix
+	})
+	s.m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
 	rows := append(append(make([][]byte, 0, len(p.ins)+len(p.outs)), p.ins...), p.outs...)
-	q := product{ins: rows[:len(p.ins)], outs: rows[len(p.ins):], n: p.n, random: p.random}
+	s.p = product{ins: rows[:len(p.ins)], outs: rows[len(p.ins):], n: p.n, random: p.random}
+	nils := p.nilRows()
 	forChunks(p.n, func() (func(i, lo, hi int), func()) {
-		ins, outs, scratch := q.headers(nil)
-		work := func(i, _, _ int) { q.chunk(m, ins, outs, scratch, i, keys) }
-		if scratch == nil {
-			return work, nil
+		if nils == 0 {
+			return func(i, _, _ int) { s.p.chunk(&s.m, nil, nil, i, keys) }, nil
 		}
-		return work, func() { clear(scratch) }
+		hdr, scratch := s.p.headers(nil)
+		return func(i, _, _ int) { s.p.chunk(&s.m, hdr, scratch, i, keys) },
+			func() { clear(scratch) }
 	})
 }
 
 // chunk computes the parallel chunk i of p, its random rows drawn from the
 // keystream under the chunk's key if there are keys.
-func (p product) chunk(m *matrix, ins, outs [][]byte, scratch []byte, i int, keys []byte) {
+func (p *product) chunk(m *matrix, hdr [][]byte, scratch []byte, i int, keys []byte) {
 	lo, hi := i*parallelChunk, min(p.n, (i+1)*parallelChunk)
 	if keys == nil {
-		p.blocks(m, ins, outs, scratch, lo, hi, nil)
+		p.blocks(m, hdr, scratch, lo, hi, nil)
 		return
 	}
 	s := newKeystream((*[32]byte)(keys[i*32:]))
-	p.blocks(m, ins, outs, scratch, lo, hi, s) // a keystream never fails
+	p.blocks(m, hdr, scratch, lo, hi, s) // a keystream never fails
 	s.wipe()
 }
 
-// headers returns row headers for blocks, in buf if it has room, and the
-// scratch for a block of each nil random row.
-func (p product) headers(buf [][]byte) (ins, outs [][]byte, scratch []byte) {
-	k := len(p.ins) + len(p.outs)
-	if k > len(buf) {
-		buf = make([][]byte, k)
-	}
-	nils := 0
+// nilRows returns the number of nil random rows of p.
+func (p *product) nilRows() int {
+	n := 0
 	for _, r := range p.ins[len(p.ins)-p.random:] {
 		if r == nil {
-			nils++
+			n++
 		}
 	}
-	if nils > 0 {
-		scratch = make([]byte, nils*min(p.n, blockSize))
+	return n
+}
+
+// headers returns row headers for the inputs and outputs of blocks, in buf
+// if it has room, and scratch for a block of each nil random row.
+func (p *product) headers(buf [][]byte) (hdr [][]byte, scratch []byte) {
+	if k := len(p.ins) + len(p.outs); k > len(buf) {
+		buf = make([][]byte, k)
 	}
-	return buf[:len(p.ins)], buf[len(p.ins):k], scratch
+	return buf, make([]byte, p.nilRows()*min(p.n, blockSize))
 }
 
 // blocks computes the columns [lo, hi) of p with the matrix m, a block at a
-// time, pointing the headers ins and outs at the block's rows and drawing
-// the block's random rows from rng.
-func (p product) blocks(m *matrix, ins, outs [][]byte, scratch []byte, lo, hi int, rng io.Reader) error {
+// time, drawing the block's random rows from rng just before. Without nil
+// random rows, m is applied to p's rows directly. With them, hdr holds
+// headers that blocks points at the block of each row, or at scratch for
+// the nil ones.
+func (p *product) blocks(m *matrix, hdr [][]byte, scratch []byte, lo, hi int, rng io.Reader) error {
+	if p.random == 0 {
+		m.apply(p.ins, p.outs, lo, hi-lo, false) // apply blocks the columns itself
+		return nil
+	}
 	for off := lo; off < hi; off += blockSize {
 		bn := min(blockSize, hi-off)
-		s := scratch
-		for j, in := range p.ins {
-			if in != nil {
-				ins[j] = in[off : off+bn]
-			} else {
-				ins[j], s = s[:bn], s[bn:]
-			}
-			if j >= len(p.ins)-p.random {
-				if err := readFull(rng, ins[j]); err != nil {
-					return fmt.Errorf("shamir: reading randomness: %w", err)
+		ins, outs, at := p.ins, p.outs, off
+		if scratch != nil {
+			ins, outs, at = hdr[:len(p.ins)], hdr[len(p.ins):len(p.ins)+len(p.outs)], 0
+			s := scratch
+			for j, in := range p.ins {
+				if in != nil {
+					ins[j] = in[off : off+bn]
+				} else {
+					ins[j], s = s[:bn], s[bn:]
 				}
 			}
+			for i, out := range p.outs {
+				outs[i] = out[off : off+bn]
+			}
 		}
-		for i, out := range p.outs {
-			outs[i] = out[off : off+bn]
+		for _, r := range ins[len(ins)-p.random:] {
+			if err := readFull(rng, r[at:at+bn]); err != nil {
+				return fmt.Errorf("shamir: reading randomness: %w", err)
+			}
 		}
-		m.apply(ins, outs, 0, bn, false)
+		m.apply(ins, outs, at, bn, false)
 	}
 	return nil
 }

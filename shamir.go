@@ -133,7 +133,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 			ins = append(ins, nil)
 		}
 	}
-	p := product{coef: coef, ins: ins, outs: outs, n: n, random: t - 1}
+	p := &product{coef: coef, ins: ins, outs: outs, n: n, random: t - 1}
 	if err := p.run(rng); err != nil {
 		return nil, err
 	}
@@ -286,8 +286,8 @@ func lagrange(dst, known, targets []byte) []byte {
 // be one of them; the target 0 gives the secret. Every row has len(ys[0])
 // bytes.
 func interpolate(outs [][]byte, targets, xs []byte, ys [][]byte) {
-	var coef [256]byte // a single target's weights for up to 255 points
-	p := product{coef: lagrange(coef[:0], xs, targets), ins: ys, outs: outs, n: len(ys[0])}
+	var buf [64]byte // on the stack for small schemes
+	p := &product{coef: lagrange(buf[:0], xs, targets), ins: ys, outs: outs, n: len(ys[0])}
 	p.run(nil) // without random rows, it cannot fail
 }
 

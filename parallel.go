@@ -58,39 +58,43 @@ const smallRows = 16
 // a product{} literal is built aside and then copied, wider loads of
 // narrower stores that stall the CPU, which a short secret's Combine feels.
 func (p *product) run(rng io.Reader) error {
-	chunks := max(1, (p.n+parallelChunk-1)/parallelChunk)
+	chunks := (p.n + parallelChunk - 1) / parallelChunk
 	var keys []byte
 	if chunks > 1 && p.random > 0 {
 		keys = make([]byte, chunks*32)
-		defer clear(keys)
 		if _, err := io.ReadFull(rng, keys); err != nil {
+			clear(keys)
 			return fmt.Errorf("shamir: reading randomness: %w", err)
 		}
 	}
 	if chunks > 1 && runtime.GOMAXPROCS(0) > 1 {
 		p.parallel(keys)
+		clear(keys)
 		return nil
 	}
 	var m matrix
 	m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
-	var hdr [][]byte
-	var scratch []byte
-	if p.random > 0 && p.nilRows() > 0 {
-		var buf [smallRows][]byte
-		hdr, scratch = p.headers(buf[:])
-		defer clear(scratch)
-	}
-	switch {
-	case p.random == 0:
+	if p.random == 0 {
 		m.apply(p.ins, p.outs, 0, p.n, false) // apply blocks the columns itself
 		return nil
-	case keys == nil:
-		return p.blocks(&m, hdr, scratch, 0, p.n, rng)
 	}
-	for i := range chunks {
-		p.chunk(&m, hdr, scratch, i, keys)
+	var hdr [][]byte
+	var scratch []byte
+	if p.nilRows() > 0 {
+		var buf [smallRows][]byte
+		hdr, scratch = p.headers(buf[:])
 	}
-	return nil
+	var err error
+	if keys == nil {
+		err = p.blocks(&m, hdr, scratch, 0, p.n, rng)
+	} else {
+		for i := range chunks {
+			p.chunk(&m, hdr, scratch, i, keys)
+		}
+		clear(keys)
+	}
+	clear(scratch)
+	return err
 }
 
 // parallel computes p's chunks on up to GOMAXPROCS goroutines. The

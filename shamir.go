@@ -341,7 +341,7 @@ func grow(b []byte, n int) (ret, tail []byte) {
 // parseParts checks parts as Combine does, in Vault's order, and returns
 // their x coordinates and their y bytes.
 func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
-	return appendParts(nil, nil, parts)
+	return appendParts(make([]byte, 0, len(parts)), make([][]byte, 0, len(parts)), parts)
 }
 
 // appendParts is parseParts appending to xs and ys.

@@ -193,53 +193,34 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 	maxBad := (m - t) / 2
 	var h *matrix // the parity checks H of all parts, for decodeAt
 
-	// next[i] is where the check of chunk i goes on: its end once it is
-	// consistent there.
-	chunks := (n + parallelChunk - 1) / parallelChunk
-	next := make([]int, chunks)
-	for i := range next {
-		next[i] = i * parallelChunk
+	c := &consistency{
+		ys: ys,
+		t:  t,
+		// Each part found bad costs a second look at the rest of a block
+		// in each chunk that stopped. Blocks of blockSize/(maxBad+1) bound
+		// those to about one block per chunk in all, however many parts
+		// are bad.
+		block: min(n, max(256, blockSize/(maxBad+1))),
+		next:  make([]int, (n+parallelChunk-1)/parallelChunk),
 	}
-	end := func(i int) int { return min(n, (i+1)*parallelChunk) }
-	isBad := make([]bool, m)
+	for i := range c.next {
+		c.next[i] = i * parallelChunk
+	}
+	var isBad [256]bool
+	good := make([]int, 0, m) // the parts outside B: T, then R
 	for {
-		var good []int // the parts outside B: T, then R
-		var goodX []byte
+		var goodX [255]byte
+		good = good[:0]
 		for i := range m {
 			if !isBad[i] {
+				goodX[len(good)] = xs[i]
 				good = append(good, i)
-				goodX = append(goodX, xs[i])
 			}
 		}
-		c := consistency{
-			check: newMatrix(active, lagrange(nil, goodX[:t], goodX[t:]), len(good)-t, t),
-			good:  good,
-			ys:    ys,
-			t:     t,
-			// Each part found bad costs a second look at the rest of a
-			// block in each chunk that stopped. Blocks of
-			// blockSize/(maxBad+1) bound those to about one block per
-			// chunk in all, however many parts are bad.
-			block: min(n, max(256, blockSize/(maxBad+1))),
-		}
-		forChunks(n, func() (func(i, lo, hi int), func()) {
-			buf := make([]byte, (m-t)*c.block)
-			// The scratch only ever holds syndromes, which depend on the
-			// errors alone; cleared anyway, as an error is a difference
-			// of share bytes.
-			return func(i, _, hi int) {
-				if next[i] < hi {
-					next[i] = c.first(buf, next[i], hi)
-				}
-			}, func() { clear(buf) }
-		})
-		col := -1
-		for i, nx := range next {
-			if nx < end(i) {
-				col = nx
-				break
-			}
-		}
+		var coef [64]byte
+		c.good = good
+		c.check = newMatrix(active, lagrange(coef[:0], goodX[:t], goodX[t:len(good)]), len(good)-t, t)
+		col := c.pass()
 		if col < 0 {
 			break
 		}
@@ -268,21 +249,52 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 }
 
 // A consistency check of the parts good (T = good[:t], R = good[t:]): the
-// syndrome y_R + check·y_T, computed a block of columns at a time.
+// syndrome y_R + check·y_T, computed over the engine's parallel chunks, a
+// block of columns at a time.
 type consistency struct {
 	check *matrix
 	good  []int
 	ys    [][]byte
 	t     int
 	block int
+
+	// next[i] is where the check of chunk i goes on: the chunk's end once
+	// the parts are consistent there.
+	next []int
+}
+
+// pass checks every chunk from where its check stopped, on up to GOMAXPROCS
+// goroutines, and returns the first column where the parts are
+// inconsistent, or -1. Each chunk stops at its first inconsistent column.
+func (c *consistency) pass() int {
+	n := len(c.ys[0])
+	forChunks(n, func() (func(i, lo, hi int), func()) {
+		rows := make([][]byte, len(c.good))
+		buf := make([]byte, (len(c.good)-c.t)*c.block)
+		return func(i, _, hi int) {
+			if c.next[i] < hi {
+				c.next[i] = c.first(rows, buf, c.next[i], hi)
+				// The scratch only ever holds syndromes, which depend
+				// on the errors alone; cleared anyway, as an error is a
+				// difference of share bytes.
+				clear(buf)
+			}
+		}, nil
+	})
+	for i, col := range c.next {
+		if col < min(n, (i+1)*parallelChunk) {
+			return col
+		}
+	}
+	return -1
 }
 
 // first returns the first column in [lo, hi) where the parts are
-// inconsistent, or hi. buf is scratch of len(c.good)−t blocks at least.
-func (c *consistency) first(buf []byte, lo, hi int) int {
+// inconsistent, or hi. rows has room for len(c.good) row headers, and buf
+// for len(c.good)−t blocks.
+func (c *consistency) first(rows [][]byte, buf []byte, lo, hi int) int {
 	t, rest := c.t, c.good[c.t:]
-	ins := make([][]byte, t)
-	synd := make([][]byte, len(rest))
+	ins, synd := rows[:t], rows[t:len(c.good)]
 	for off := lo; off < hi; off += c.block {
 		bn := min(c.block, hi-off)
 		for j, i := range c.good[:t] {

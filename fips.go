@@ -5,7 +5,6 @@ import (
 	"crypto/fips140"
 	"errors"
 	"fmt"
-	"io"
 )
 
 // FIPS 140-3 mode (docs/SECURITY.md says what is approved in each mode).
@@ -95,38 +94,6 @@ func (a *randomNonceGCM) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error)
 // size of the buffer.
 func (a *randomNonceGCM) assoc(nonce, ad []byte) []byte {
 	return append(append(a.ad[:0], ad...), nonce...)
-}
-
-// runChunksDirect is runChunks in FIPS mode: every chunk draws its random
-// rows from rng itself, which reads crypto/rand, rather than from a
-// keystream of the package's own. The chunks run in parallel only when rng
-// reads the module's DRBG, which is safe for concurrent use and whose
-// output does not depend on the order of the reads. Any other reader (a
-// test's, or crypto/rand.Reader as testing/cryptotest.SetGlobalRandom
-// replaces it) is read in order on the caller's goroutine, so that the
-// shares depend on it alone.
-func (sp splitter) runChunksDirect(m *matrix, rng io.Reader) error {
-	n := len(sp.secret)
-	if !readsDRBG(rng) {
-		ins, outs := sp.rowHeaders(nil)
-		scratch := sp.scratch()
-		defer clear(scratch)
-		return sp.run(m, ins, outs, scratch, 0, n, rng)
-	}
-	errs := make([]error, (n+parallelChunk-1)/parallelChunk)
-	forChunks(n, func() (func(i, lo, hi int), func()) {
-		ins, outs := sp.rowHeaders(nil)
-		scratch := sp.scratch()
-		return func(i, lo, hi int) {
-			errs[i] = sp.run(m, ins, outs, scratch, lo, hi, rng)
-		}, func() { clear(scratch) }
-	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // inOrder reports whether the chunks of a split sealed with aeadID must be

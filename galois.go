@@ -5,6 +5,8 @@ import "encoding/binary"
 // This file holds the field GF(2^8) and the engine built on it: every
 // operation of the package is a matrix of public field constants applied to
 // rows of secret bytes, and matrix.apply is the only loop over those bytes.
+// Callers describe such a product (parallel.go), and product.run decides
+// how it is computed: blocks, goroutines, stack or heap.
 
 // The field is GF(2)[x]/(x^8+x^4+x^3+x+1), the representation used by AES and
 // by Vault's shamir package: a byte's bit i is the coefficient of x^i.
@@ -153,7 +155,10 @@ func newMatrix(k *kernel, coef []byte, rows, cols int) *matrix {
 // block leaves columns to the portable kernel, and its expansion is
 // skipped.
 func (m *matrix) init(k *kernel, coef []byte, rows, cols, n int) {
-	*m = matrix{rows: rows, cols: cols, k: k, size: len(coef) * k.tableSize}
+	// The fields one by one: m.small is written where it is used, and
+	// clearing it again (declaring m cleared it) would cost a short
+	// secret's Combine a few percent.
+	m.rows, m.cols, m.k, m.size, m.big = rows, cols, k, len(coef)*k.tableSize, nil
 	gsize := 0
 	if k != genericKernel && (n < 0 || n%k.width != 0) {
 		gsize = len(coef) * genericKernel.tableSize // for the columns k leaves

@@ -51,8 +51,11 @@ func Split(secret []byte, parts, threshold int) ([][]byte, error) {
 	return split(secret, parts, threshold, r)
 }
 
-func checkSplit(secret []byte, parts, threshold int) error {
-	// The order is Vault's, so that both packages name the same problem.
+// checkScheme checks a number of parts and a threshold as Vault's Split
+// does, in its order, so that both packages name the same problem: it
+// requires 2 <= threshold <= parts <= 255. Split, Verify, CombineRobust and
+// SSMS (checkSSMS) all check their parameters with it.
+func checkScheme(parts, threshold int) error {
 	switch {
 	case parts < threshold:
 		return errPartsBelowThreshold
@@ -62,8 +65,6 @@ func checkSplit(secret []byte, parts, threshold int) error {
 		return errThresholdTooSmall
 	case threshold > 255:
 		return errThresholdTooLarge
-	case len(secret) == 0:
-		return errEmptySecret
 	}
 	return nil
 }
@@ -83,12 +84,16 @@ func checkSplit(secret []byte, parts, threshold int) error {
 //     the other n−t+1 shares by Lagrange interpolation through those and
 //     (0, s), (n−t+1)·t multiply-adds per byte and no scratch.
 //
-// split takes the cheaper. Either way it is one matrix applied to the rows
-// [s, r_1, …, r_{t−1}], one block at a time, drawing the random rows of a
-// block just before it is used.
+// split takes the cheaper. Either way it is one product of the engine: a
+// matrix applied to the rows [s, r_1, …, r_{t−1}], whose random rows the
+// engine draws from rng a block at a time, just before it uses them.
 func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error) {
-	if err := checkSplit(secret, parts, threshold); err != nil {
+	// Vault checks the secret after the scheme.
+	if err := checkScheme(parts, threshold); err != nil {
 		return nil, err
+	}
+	if len(secret) == 0 {
+		return nil, errEmptySecret
 	}
 	n, t := len(secret), threshold
 	// The shares' buffer first serves randomXs as scratch for its random
@@ -105,35 +110,29 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 		shares[i][n] = xs[i]
 	}
 
-	// coef holds the matrix's coefficients, on the stack for small schemes
-	// such as 5 of 3.
+	// The coefficients and the input rows, on the stack for small schemes
+	// such as 5 of 3. The random rows are the first t−1 shares' y bytes when
+	// interpolating, and scratch (nil rows) for the coefficients when
+	// evaluating.
 	var coefBuf [64]byte
+	var insBuf [smallRows][]byte
+	ins := append(insBuf[:0], secret)
 	var coef []byte
-	outRows, evaluate := shares, true
-	if interpolate := (parts-t+1)*t < parts*(t-1); interpolate {
+	outs := shares
+	if byLagrange := (parts-t+1)*t < parts*(t-1); byLagrange {
 		var known [255]byte // 0, then the first t−1 x coordinates
 		copy(known[1:], xs[:t-1])
 		coef = lagrange(coefBuf[:0], known[:t], xs[t-1:])
-		outRows, evaluate = shares[t-1:], false
+		ins = append(ins, shares[:t-1]...)
+		outs = shares[t-1:]
 	} else {
 		coef = vandermonde(coefBuf[:0], xs, t)
-	}
-	sp := splitter{secret, shares, t, outRows, evaluate}
-	if n > parallelChunk {
-		if err := sp.runChunks(newMatrix(active, coef, len(outRows), t), rng); err != nil {
-			return nil, err
+		for range t - 1 {
+			ins = append(ins, nil)
 		}
-		return shares, nil
 	}
-	// A short secret is split on the caller's goroutine, with the matrix and
-	// the row headers on its stack.
-	var m matrix
-	m.init(active, coef, len(outRows), t, n)
-	var rows [smallRows][]byte
-	ins, outs := sp.rowHeaders(rows[:])
-	scratch := sp.scratch()
-	defer clear(scratch)
-	if err := sp.run(&m, ins, outs, scratch, 0, n, rng); err != nil {
+	p := &product{coef: coef, ins: ins, outs: outs, n: n, random: t - 1}
+	if err := p.run(rng); err != nil {
 		return nil, err
 	}
 	return shares, nil
@@ -170,98 +169,6 @@ func shareStride(n int) int {
 		stride += 64
 	}
 	return stride
-}
-
-// smallRows is the number of row headers a short secret's Split keeps on
-// its stack.
-const smallRows = 16
-
-// A splitter computes the shares' y bytes for ranges of the secret.
-//
-// Its matrix, row headers and scratch are passed to run apart from it:
-// escape analysis cannot tell the pointers run stores in the row headers
-// from the others a splitter holds, and would move a short secret's
-// stack-held matrix and headers to the heap with them.
-type splitter struct {
-	secret   []byte
-	shares   [][]byte
-	t        int
-	outRows  [][]byte // the shares the matrix computes
-	evaluate bool     // the random rows are coefficients in scratch, not shares
-}
-
-// rowHeaders returns the input and output row headers for run, in rows if
-// it has room.
-func (sp *splitter) rowHeaders(rows [][]byte) (ins, outs [][]byte) {
-	if k := sp.t + len(sp.outRows); k <= len(rows) {
-		rows = rows[:k]
-	} else {
-		rows = make([][]byte, k)
-	}
-	return rows[:sp.t], rows[sp.t:]
-}
-
-// scratch returns the scratch run needs for the coefficients of a block,
-// or nil. The caller clears it when done: coefficients and one share give
-// away the secret.
-func (sp *splitter) scratch() []byte {
-	if !sp.evaluate {
-		return nil
-	}
-	return make([]byte, (sp.t-1)*min(len(sp.secret), blockSize))
-}
-
-// run fills the shares' y bytes in [lo, hi) with the matrix m, one block at
-// a time, drawing each block's random rows from rng just before they are
-// used.
-func (sp *splitter) run(m *matrix, ins, outs [][]byte, scratch []byte, lo, hi int, rng io.Reader) error {
-	for off := lo; off < hi; off += blockSize {
-		bn := min(blockSize, hi-off)
-		ins[0] = sp.secret[off : off+bn]
-		for j := 1; j < sp.t; j++ {
-			var r []byte
-			if sp.evaluate {
-				r = scratch[(j-1)*bn : j*bn]
-			} else {
-				r = sp.shares[j-1][off : off+bn]
-			}
-			if err := readFull(rng, r); err != nil {
-				return fmt.Errorf("shamir: reading randomness: %w", err)
-			}
-			ins[j] = r
-		}
-		for i, s := range sp.outRows {
-			outs[i] = s[off : off+bn]
-		}
-		m.apply(ins, outs, 0, bn, false)
-	}
-	return nil
-}
-
-// runChunks runs sp in chunks, possibly in parallel. Each chunk draws its
-// random rows from its own keystream, keyed from rng in chunk order, so the
-// shares do not depend on the goroutines' schedule, only on rng. In FIPS
-// mode the chunks read rng itself instead (runChunksDirect).
-func (sp splitter) runChunks(m *matrix, rng io.Reader) error {
-	if fipsMode {
-		return sp.runChunksDirect(m, rng)
-	}
-	n := len(sp.secret)
-	keys := make([]byte, (n+parallelChunk-1)/parallelChunk*32)
-	defer clear(keys)
-	if _, err := io.ReadFull(rng, keys); err != nil {
-		return fmt.Errorf("shamir: reading randomness: %w", err)
-	}
-	forChunks(n, func() (func(i, lo, hi int), func()) {
-		ins, outs := sp.rowHeaders(nil)
-		scratch := sp.scratch()
-		return func(i, lo, hi int) {
-			s := newKeystream((*[32]byte)(keys[i*32:]))
-			sp.run(m, ins, outs, scratch, lo, hi, s) // a keystream never fails
-			s.wipe()
-		}, func() { clear(scratch) }
-	})
-	return nil
 }
 
 // randomXs fills xs with distinct x coordinates, uniform over 1…255: the
@@ -384,16 +291,20 @@ func lagrange(dst, known, targets []byte) []byte {
 	return dst
 }
 
-// lagrangeAtZero appends to dst the weights w_j with p(0) = Σ_j w_j·p(xs[j])
-// for every polynomial p of degree < len(xs): the Lagrange matrix from xs to
-// the single target 0, L_j(0) = Π_{m≠j} x_m / (x_j − x_m). The x coordinates
-// must be distinct and non-zero.
-func lagrangeAtZero(dst, xs []byte) []byte {
-	return lagrange(dst, xs, []byte{0})
+// interpolate sets, at every byte position, outs[i] to the value at
+// targets[i] of the polynomial of degree < len(xs) through the points
+// (xs[j], ys[j]): it applies the Lagrange matrix from xs to targets to the
+// rows ys, through the engine. The xs must be distinct, and no target may
+// be one of them; the target 0 gives the secret. Every row has len(ys[0])
+// bytes.
+func interpolate(outs [][]byte, targets, xs []byte, ys [][]byte) {
+	var buf [64]byte // on the stack for small schemes
+	p := &product{coef: lagrange(buf[:0], xs, targets), ins: ys, outs: outs, n: len(ys[0])}
+	p.run(nil) // without random rows, it cannot fail
 }
 
-// smallParts is the number of parts whose headers, x coordinates and
-// weights Combine keeps on its stack.
+// smallParts is the number of parts whose headers and x coordinates
+// Combine keeps on its stack.
 const smallParts = 16
 
 // Combine reconstructs a secret from shares made by [Split] (or by Vault's
@@ -416,28 +327,19 @@ func Combine(parts [][]byte) ([]byte, error) {
 // part must not overlap any of parts: if it does, AppendCombine panics, as
 // the AEADs of [crypto/cipher] do when asked to write over their input.
 func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
-	var xsBuf, wBuf [smallParts]byte
+	var xsBuf [smallParts]byte
 	var ysBuf [smallParts][]byte
 	xs, ys, err := appendParts(xsBuf[:0], ysBuf[:0], parts)
 	if err != nil {
 		return nil, err
 	}
-	w := lagrangeAtZero(wBuf[:0], xs)
-	n := len(ys[0])
-	ret, secret := grow(dst, n)
+	ret, secret := grow(dst, len(ys[0]))
 	for _, p := range parts {
 		if overlaps(secret, p) {
 			panic("shamir: AppendCombine would write the secret over a part")
 		}
 	}
-	if n > parallelChunk {
-		// The goroutines get copies of what the stack holds.
-		combineChunks(newMatrix(active, w, 1, len(ys)), slices.Clone(ys), secret)
-		return ret, nil
-	}
-	var m matrix
-	m.init(active, w, 1, len(ys), n)
-	m.apply(ys, [][]byte{secret}, 0, n, false)
+	interpolate([][]byte{secret}, []byte{0}, xs, ys)
 	return ret, nil
 }
 
@@ -448,18 +350,10 @@ func grow(b []byte, n int) (ret, tail []byte) {
 	return ret, ret[len(b):]
 }
 
-// combineChunks computes secret = m·ys over goroutines.
-func combineChunks(m *matrix, ys [][]byte, secret []byte) {
-	forChunks(len(secret), func() (func(i, lo, hi int), func()) {
-		outs := [][]byte{secret}
-		return func(_, lo, hi int) { m.apply(ys, outs, lo, hi-lo, false) }, nil
-	})
-}
-
 // parseParts checks parts as Combine does, in Vault's order, and returns
 // their x coordinates and their y bytes.
 func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
-	return appendParts(nil, nil, parts)
+	return appendParts(make([]byte, 0, len(parts)), make([][]byte, 0, len(parts)), parts)
 }
 
 // appendParts is parseParts appending to xs and ys.

@@ -130,9 +130,9 @@ func TestSplitErrors(t *testing.T) {
 		}
 	}
 	// errThresholdTooLarge cannot be reached through Split (parts >= threshold
-	// is checked first, then parts <= 255), but checkSplit keeps Vault's check.
-	if err := checkSplit([]byte("s"), 255, 256); !errors.Is(err, errPartsBelowThreshold) {
-		t.Errorf("checkSplit(255, 256) = %v", err)
+	// is checked first, then parts <= 255), but checkScheme keeps Vault's check.
+	if err := checkScheme(255, 256); !errors.Is(err, errPartsBelowThreshold) {
+		t.Errorf("checkScheme(255, 256) = %v", err)
 	}
 }
 
@@ -531,4 +531,39 @@ func panics(f func()) (msg string) {
 	}()
 	f()
 	return ""
+}
+
+// TestSplitSchedule checks that the shares of a secret of several parallel
+// chunks depend on the randomness alone, not on how many goroutines the
+// engine spreads the chunks over, in both of Split's ways (interpolating for
+// 5 of 3, evaluating for 5 of 2), and that they combine.
+func TestSplitSchedule(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	secret := make([]byte, 3*parallelChunk+5)
+	for i := range secret {
+		secret[i] = byte(i*7 + 3)
+	}
+	for _, s := range [][2]int{{5, 3}, {5, 2}} {
+		var first [][]byte
+		for _, procs := range []int{1, 2, 4} {
+			runtime.GOMAXPROCS(procs)
+			shares, err := split(secret, s[0], s[1], rand.NewChaCha8([32]byte{byte(s[0]), byte(s[1])}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = shares
+				got, err := Combine(shares[s[0]-s[1]:])
+				if err != nil || !bytes.Equal(got, secret) {
+					t.Fatalf("%v: Combine = %v, wrong secret", s, err)
+				}
+				continue
+			}
+			for i := range shares {
+				if !bytes.Equal(shares[i], first[i]) {
+					t.Fatalf("%v: share %d at GOMAXPROCS %d differs from GOMAXPROCS 1", s, i, procs)
+				}
+			}
+		}
+	}
 }

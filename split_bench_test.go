@@ -13,13 +13,6 @@ func benchFill(p []byte, seed uint64) {
 	testRNG(seed).Read(p)
 }
 
-// leaveRows is a reader that leaves what it is asked to fill as it is: the
-// GF pass of BenchmarkSplitFloor reads the random rows the benchmark filled
-// instead of drawing keystream.
-type leaveRows struct{}
-
-func (leaveRows) Read(p []byte) (int, error) { return len(p), nil }
-
 // BenchmarkSplitFloor splits Split of 1 MiB with (5, 3) into the work it
 // cannot avoid, each part timed as Split does it, so that the parts add up
 // to what Split costs:
@@ -91,23 +84,19 @@ func BenchmarkSplitFloor(b *testing.B) {
 		benchFill(secret, 1)
 		buf, shares := allocShares(size, parts)
 		benchFill(buf, 2)
-		sp, m := benchSplitter(b, secret, shares, t)
+		p := benchProduct(b, secret, shares, t)
 		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {
-			forChunks(size, func() (func(i, lo, hi int), func()) {
-				ins, outs := sp.rowHeaders(nil)
-				return func(i, lo, hi int) {
-					sp.run(m, ins, outs, nil, lo, hi, leaveRows{})
-				}, nil
-			})
+			p.run(nil)
 		}
 	})
 }
 
-// benchSplitter builds the splitter and matrix that split builds for a long
-// secret when it interpolates, as it does for (5, 3).
-func benchSplitter(b *testing.B, secret []byte, shares [][]byte, t int) (splitter, *matrix) {
+// benchProduct builds the product split runs for a long secret when it
+// interpolates, as it does for (5, 3), with the random rows (the first
+// t−1 shares) given, already filled, instead of drawn.
+func benchProduct(b *testing.B, secret []byte, shares [][]byte, t int) *product {
 	parts := len(shares)
 	if (parts-t+1)*t >= parts*(t-1) {
 		b.Fatalf("split evaluates (%d, %d), it does not interpolate", parts, t)
@@ -118,9 +107,8 @@ func benchSplitter(b *testing.B, secret []byte, shares [][]byte, t int) (splitte
 	}
 	var known [255]byte // 0, then the first t−1 x coordinates
 	copy(known[1:], xs[:t-1])
-	coef := lagrange(nil, known[:t], xs[t-1:])
-	outRows := shares[t-1:]
-	return splitter{secret, shares, t, outRows, false}, newMatrix(active, coef, len(outRows), t)
+	ins := append([][]byte{secret}, shares[:t-1]...)
+	return &product{coef: lagrange(nil, known[:t], xs[t-1:]), ins: ins, outs: shares[t-1:], n: len(secret)}
 }
 
 var (

@@ -30,8 +30,12 @@ import (
 //
 // The byte layout of a share is in docs/FORMAT.md.
 
-// errClosed reports a Write to a split writer after Close.
-var errClosed = errors.New("shamir: write to closed SSMS writer")
+var (
+	// errClosed reports a Write to a split writer after Close.
+	errClosed = errors.New("shamir: write to closed SSMS writer")
+	// errUnknownAEAD reports an AEAD the format does not name.
+	errUnknownAEAD = errors.New("shamir: unknown SSMS AEAD")
+)
 
 // The share format. See docs/FORMAT.md.
 const (
@@ -187,9 +191,22 @@ func sealedBuf(n int) ([]byte, func()) {
 	return b[:n], func() { sealedBufs.Put(b) }
 }
 
-func checkSSMS(parts, threshold int) error {
-	// Split's checks, less the one on an empty secret: SSMS takes any length.
-	return checkSplit([]byte{0}, parts, threshold)
+// checkSSMS checks the parameters of an SSMS split, as newEncoder is given
+// them or a header holds them: the AEAD first (errUnknownAEAD: a reader
+// that does not know it can tell nothing else), then the parts and the
+// threshold as Split checks them (checkScheme; SSMS takes secrets of any
+// length, even empty), then the chunk size.
+func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
+	if !knownAEAD(aeadID) {
+		return errUnknownAEAD
+	}
+	if err := checkScheme(parts, threshold); err != nil {
+		return err
+	}
+	if chunkSize < 1 || chunkSize > maxChunkSize {
+		return fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
+	}
+	return nil
 }
 
 // SplitSSMS splits secret into parts shares, any threshold of which recover
@@ -286,14 +303,8 @@ type sealer struct {
 // newEncoder draws the key and the split ID from rng, shares the key, and
 // prepares the headers.
 func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*encoder, error) {
-	if err := checkSSMS(parts, threshold); err != nil {
+	if err := checkSSMS(parts, threshold, chunkSize, aeadID); err != nil {
 		return nil, err
-	}
-	if chunkSize < 1 || chunkSize > maxChunkSize {
-		return nil, fmt.Errorf("shamir: invalid SSMS chunk size %d", chunkSize)
-	}
-	if !knownAEAD(aeadID) {
-		return nil, fmt.Errorf("shamir: unknown SSMS AEAD %d", aeadID)
 	}
 	if err := checkApproved(aeadID); err != nil {
 		return nil, err
@@ -445,13 +456,9 @@ func parseHeader(b []byte) (*header, Reason) {
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
-	switch {
-	case !knownAEAD(h.aead):
+	if err := checkSSMS(h.parts, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
 		return nil, Unsupported
-	case checkSSMS(h.parts, h.threshold) != nil,
-		h.index >= h.parts,
-		h.x == 0,
-		h.chunkSize < 1 || h.chunkSize > maxChunkSize:
+	} else if err != nil || h.index >= h.parts || h.x == 0 {
 		return nil, Damaged
 	}
 	return h, 0

@@ -381,7 +381,7 @@ func (c *combiner) keyFrom(sub []*shareIn) cipher.AEAD {
 	}
 	var key [keySize]byte
 	defer clear(key[:])
-	newMatrix(active, lagrangeAtZero(nil, xs), 1, t).apply(ys, [][]byte{key[:]}, 0, keySize, false)
+	interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
 	aead, err := newAEAD(c.h.aead, key[:])
 	if err != nil {
 		panic("shamir: " + err.Error()) // unreachable: parseHeader checked the AEAD
@@ -409,7 +409,7 @@ func (c *combiner) checkKeyShares(sub []*shareIn) {
 		targets[i] = s.hdr.x
 		want[i] = buf[i*keySize : (i+1)*keySize]
 	}
-	newMatrix(active, lagrange(nil, known, targets), len(others), t).apply(ys, want, 0, keySize, false)
+	interpolate(want, targets, known, ys)
 	for i, s := range others {
 		if !bytes.Equal(want[i], s.hdr.keyShare[:]) {
 			c.bad(s, Inconsistent)

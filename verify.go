@@ -112,7 +112,7 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []BadShare
 		}
 	}
 	secret = make([]byte, len(ys[0]))
-	newMatrix(active, lagrangeAtZero(nil, useX), 1, threshold).apply(useY, [][]byte{secret}, 0, len(secret), false)
+	interpolate([][]byte{secret}, []byte{0}, useX, useY)
 	return secret, badShares(wrong), nil
 }
 
@@ -138,13 +138,8 @@ func badShares(positions []int) []BadShare {
 // parsePartsThreshold checks parts as Combine does and against threshold, and returns
 // their x coordinates and y bytes.
 func parsePartsThreshold(parts [][]byte, threshold int) (xs []byte, ys [][]byte, err error) {
-	switch {
-	case threshold < 2:
-		return nil, nil, errThresholdTooSmall
-	case threshold > 255:
-		return nil, nil, errThresholdTooLarge
-	case len(parts) < threshold:
-		return nil, nil, errPartsBelowThreshold
+	if err := checkScheme(len(parts), threshold); err != nil {
+		return nil, nil, err
 	}
 	return parseParts(parts)
 }
@@ -176,15 +171,20 @@ func parityCheck(xs []byte, t int) []byte {
 // whether there is one.
 //
 // It keeps a set B of parts known to be bad, initially empty, and checks the
-// parts outside B at every position, a block at a time. At the first position
-// where they are inconsistent, it decodes that position with all m parts; the
-// parts found wrong there must be in every set that works, and at least one
-// is not yet in B (else the parts outside B would be consistent there). It
-// adds them to B and goes on from that position with the parts outside the
-// new B: the positions before it were consistent outside the old B, so they
-// are outside the new one. So the consistent common case is one pass of the
-// engine, and a part that is bad everywhere costs one decode, not one per
-// byte.
+// parts outside B at every position. At a position where they are
+// inconsistent, it decodes that position with all m parts; the parts found
+// wrong there must be in every set that works, and at least one is not yet
+// in B (else the parts outside B would be consistent there). It adds them to
+// B and checks again with the parts outside the new B. A position where the
+// parts outside B were consistent needs no second look: so are the fewer
+// parts outside a larger B. So the consistent common case is one pass of
+// the engine, and a part that is bad everywhere costs one decode, not one
+// per byte.
+//
+// The pass is cut into the engine's parallel chunks, checked on up to
+// GOMAXPROCS goroutines; each chunk stops at its first inconsistent
+// position, and the lowest of those is decoded. Then the chunks that
+// stopped go on from where they stopped, with the new B.
 //
 // The check needs some parity-check matrix of the parts outside B, not
 // necessarily H: the cheapest is the systematic one. With the first t of them
@@ -199,75 +199,125 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 		return nil, true
 	}
 	maxBad := (m - t) / 2
-	var sy *syndromer // the parity checks H of all parts, for decodeAt
+	var h *matrix // the parity checks H of all parts, for decodeAt
 
-	isBad := make([]bool, m)
+	c := &consistency{
+		ys: ys,
+		t:  t,
+		// Each part found bad costs a second look at the rest of a block
+		// in each chunk that stopped. Blocks of blockSize/(maxBad+1) bound
+		// those to about one block per chunk in all, however many parts
+		// are bad.
+		block: min(n, max(256, blockSize/(maxBad+1))),
+		next:  make([]int, (n+parallelChunk-1)/parallelChunk),
+	}
+	for i := range c.next {
+		c.next[i] = i * parallelChunk
+	}
+	var isBad [256]bool
 	good := make([]int, 0, m) // the parts outside B: T, then R
-	var check *matrix         // L for the parts outside B
-	update := func() {
+	for {
+		var goodX [255]byte
 		good = good[:0]
-		goodX := make([]byte, 0, m)
 		for i := range m {
 			if !isBad[i] {
+				goodX[len(good)] = xs[i]
 				good = append(good, i)
-				goodX = append(goodX, xs[i])
 			}
 		}
-		check = newMatrix(active, lagrange(nil, goodX[:t], goodX[t:]), len(good)-t, t)
-	}
-	update()
-
-	// Each part found bad costs a second pass over the rest of its chunk.
-	// Chunks of blockSize/(maxBad+1) bound those passes to about one block
-	// in all, however many parts are bad.
-	chunk := min(n, max(256, blockSize/(maxBad+1)))
-	buf := make([]byte, (m-t)*chunk)
-	// The scratch only ever holds syndromes, which depend on the errors
-	// alone; cleared anyway, as an error is a difference of share bytes.
-	defer clear(buf)
-	synd := make([][]byte, m-t)
-	ins := make([][]byte, t)
-	for off := 0; off < n; off += chunk {
-		bn := min(chunk, n-off)
-		for from := 0; ; {
-			for j, i := range good[:t] {
-				ins[j] = ys[i][off : off+bn]
+		var coef [64]byte
+		c.good = good
+		c.check = newMatrix(active, lagrange(coef[:0], goodX[:t], goodX[t:len(good)]), len(good)-t, t)
+		col := c.pass()
+		if col < 0 {
+			break
+		}
+		if h == nil {
+			h = newMatrix(active, parityCheck(xs, t), m-t, m)
+		}
+		wrong, ok := decodeAt(h, xs, ys, col)
+		if !ok {
+			return nil, false
+		}
+		added := false
+		for _, i := range wrong {
+			if !isBad[i] {
+				isBad[i], added = true, true
+				bad = append(bad, i)
 			}
-			rest := good[t:]
-			for k, i := range rest {
-				synd[k] = buf[k*chunk : k*chunk+bn]
-				copy(synd[k][from:], ys[i][off+from:off+bn])
-			}
-			check.apply(ins, synd[:len(rest)], from, bn-from, true)
-			c := firstNonZero(synd[:len(rest)], from, bn)
-			if c < 0 {
-				break
-			}
-			if sy == nil {
-				sy = newSyndromer(parityCheck(xs, t), m-t, m)
-			}
-			wrong, ok := decodeAt(sy, xs, ys, off+c)
-			if !ok {
-				return nil, false
-			}
-			added := false
-			for _, i := range wrong {
-				if !isBad[i] {
-					isBad[i], added = true, true
-					bad = append(bad, i)
-				}
-			}
-			// added is always true by the argument above; checking it
-			// keeps a mistake from becoming an endless loop.
-			if !added || len(bad) > maxBad {
-				return nil, false
-			}
-			update()
-			from = c
+		}
+		// added is always true by the argument above; checking it
+		// keeps a mistake from becoming an endless loop.
+		if !added || len(bad) > maxBad {
+			return nil, false
 		}
 	}
 	slices.Sort(bad)
 	return bad, true
+}
+
+// A consistency check of the parts good (T = good[:t], R = good[t:]): the
+// syndrome y_R + check·y_T, computed over the engine's parallel chunks, a
+// block of columns at a time.
+type consistency struct {
+	check *matrix
+	good  []int
+	ys    [][]byte
+	t     int
+	block int
+
+	// next[i] is where the check of chunk i goes on: the chunk's end once
+	// the parts are consistent there.
+	next []int
+}
+
+// pass checks every chunk from where its check stopped, on up to GOMAXPROCS
+// goroutines, and returns the first column where the parts are
+// inconsistent, or -1. Each chunk stops at its first inconsistent column.
+func (c *consistency) pass() int {
+	n := len(c.ys[0])
+	forChunks(n, func() (func(i, lo, hi int), func()) {
+		rows := make([][]byte, len(c.good))
+		buf := make([]byte, (len(c.good)-c.t)*c.block)
+		return func(i, _, hi int) {
+			if c.next[i] < hi {
+				c.next[i] = c.first(rows, buf, c.next[i], hi)
+				// The scratch only ever holds syndromes, which depend
+				// on the errors alone; cleared anyway, as an error is a
+				// difference of share bytes.
+				clear(buf)
+			}
+		}, nil
+	})
+	for i, col := range c.next {
+		if col < min(n, (i+1)*parallelChunk) {
+			return col
+		}
+	}
+	return -1
+}
+
+// first returns the first column in [lo, hi) where the parts are
+// inconsistent, or hi. rows has room for len(c.good) row headers, and buf
+// for len(c.good)−t blocks.
+func (c *consistency) first(rows [][]byte, buf []byte, lo, hi int) int {
+	t, rest := c.t, c.good[c.t:]
+	ins, synd := rows[:t], rows[t:len(c.good)]
+	for off := lo; off < hi; off += c.block {
+		bn := min(c.block, hi-off)
+		for j, i := range c.good[:t] {
+			ins[j] = c.ys[i][off : off+bn]
+		}
+		for k, i := range rest {
+			synd[k] = buf[k*c.block : k*c.block+bn]
+			copy(synd[k], c.ys[i][off:off+bn])
+		}
+		c.check.apply(ins, synd, 0, bn, true)
+		if col := firstNonZero(synd, 0, bn); col >= 0 {
+			return off + col
+		}
+	}
+	return hi
 }
 
 // firstNonZero returns the first column in [from, to) where a row is not
@@ -294,59 +344,33 @@ func firstNonZero(rows [][]byte, from, to int) int {
 	return first
 }
 
-// A syndromer computes the syndrome H·y of one byte position. It keeps H by
-// columns, eight rows to a word: lane l of cols[i*groups+g] is H[8g+l][i].
-type syndromer struct {
-	r, groups int
-	cols      []uint64
-}
-
-func newSyndromer(h []byte, r, m int) *syndromer {
-	g := (r + 7) / 8
-	sy := &syndromer{r: r, groups: g, cols: make([]uint64, m*g)}
-	for k := range r {
-		for i := range m {
-			sy.cols[i*g+k/8] |= uint64(h[k*m+i]) << (8 * (k % 8))
-		}
-	}
-	return sy
-}
-
-// syndrome returns H·y for the byte position col of ys. The bytes of y are
-// secret until they are summed, so they only meet mulLanes.
-func (sy *syndromer) syndrome(ys [][]byte, col int) []byte {
-	acc := make([]uint64, sy.groups)
+// syndromeAt returns H·y for the byte position col of ys, h holding H: the
+// engine applies H to rows of one byte, so the secret bytes of y only meet
+// its kernels.
+func syndromeAt(h *matrix, ys [][]byte, col int) []byte {
+	ins := make([][]byte, len(ys))
 	for i, y := range ys {
-		for g, w := range sy.cols[i*sy.groups : (i+1)*sy.groups] {
-			acc[g] ^= mulLanes(w, y[col])
-		}
+		ins[i] = y[col : col+1]
 	}
-	s := make([]byte, 8*sy.groups)
-	for g, a := range acc {
-		binary.LittleEndian.PutUint64(s[8*g:], a)
+	s := make([]byte, h.rows)
+	outs := make([][]byte, h.rows)
+	for k := range outs {
+		outs[k] = s[k : k+1]
 	}
-	return s[:sy.r]
-}
-
-// mulLanes returns the eight products c_l·y of the bytes c_l of w with y, in
-// constant time: y = Σ_j y_j·x^j, so c·y = Σ_j y_j·(c·x^j), with the bits of y
-// turned into masks and c·x^j computed in all lanes at once.
-func mulLanes(w uint64, y byte) uint64 {
-	var p uint64
-	for range 8 {
-		p ^= w & -uint64(y&1)
-		y >>= 1
-		hi := w >> 7 & lanes // the lanes where w·x overflows
-		w = (w&^(hi<<7))<<1 ^ hi<<4 ^ hi<<3 ^ hi<<1 ^ hi
-	}
-	return p
+	h.apply(ins, outs, 0, 1, false)
+	return s
 }
 
 // decodeAt returns the parts that are wrong at byte position col, given that
 // at most ⌊(m−t)/2⌋ are, or false if no such set of parts explains the
 // syndrome.
-func decodeAt(sy *syndromer, xs []byte, ys [][]byte, col int) (wrong []int, ok bool) {
-	s := sy.syndrome(ys, col)
+//
+// From the syndrome on, everything depends on the errors alone, never on
+// the secret: gfMul below and in berlekampMassey multiplies syndromes, the
+// connection polynomial they give and public x coordinates, so it is no
+// loop over secret bytes (and is constant time anyway).
+func decodeAt(h *matrix, xs []byte, ys [][]byte, col int) (wrong []int, ok bool) {
+	s := syndromeAt(h, ys, col)
 	r := len(s)
 	lambda := berlekampMassey(s)
 	errs := len(lambda) - 1
@@ -376,7 +400,9 @@ func decodeAt(sy *syndromer, xs []byte, ys [][]byte, col int) (wrong []int, ok b
 
 // berlekampMassey returns the connection polynomial Λ, Λ_0 = 1, of the
 // shortest linear recurrence S_k = Σ_{j=1}^{L} Λ_j·S_{k−j} (in characteristic
-// 2, − is +) that generates s, as its L+1 coefficients.
+// 2, − is +) that generates s, as its L+1 coefficients. s is a syndrome,
+// which depends on the errors only, not on the secret: its multiplications
+// are not over secret bytes.
 func berlekampMassey(s []byte) []byte {
 	n := len(s)
 	c := make([]byte, n+1) // the current connection polynomial

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -246,6 +247,46 @@ func TestVerifyLong(t *testing.T) {
 	}
 }
 
+// TestVerifyChunks checks parts longer than the engine's parallel chunks,
+// which are checked on several goroutines: bad bytes at the chunks' edges,
+// different parts bad in different chunks (a later chunk's first), and
+// parts that cannot be located, with one goroutine and with several.
+func TestVerifyChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	size := 3*parallelChunk + 5
+	secret := randBytes(rng, size)
+	orig := testSplit(t, secret, 9, 4, 11)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		for _, c := range []struct {
+			bad []int
+			at  [][]int
+		}{
+			{nil, nil},
+			{[]int{0}, [][]int{{parallelChunk - 1, parallelChunk}}},
+			{[]int{2, 7}, [][]int{{3 * parallelChunk}, {parallelChunk + 1}}},
+			{[]int{3, 4}, [][]int{{size - 1}, {2*parallelChunk - 1, 5}}},
+			{[]int{1, 6}, [][]int{{2 * parallelChunk}, nil}},
+			{[]int{1, 5, 6}, [][]int{{0}, {parallelChunk}, {size - 1}}},
+		} {
+			parts := clone(orig)
+			for j, i := range c.bad {
+				if c.at[j] == nil {
+					copy(parts[i], randBytes(rng, size))
+				} else {
+					damage(rng, parts[i], c.at[j])
+				}
+			}
+			if len(c.bad) <= 2 {
+				checkLocated(t, parts, 4, secret, c.bad)
+			} else {
+				checkNotLocated(t, parts, 4)
+			}
+		}
+	}
+}
+
 // TestVerifyMany has lots of spare parts: 255 parts with threshold 2 locate
 // up to 126 bad ones.
 func TestVerifyMany(t *testing.T) {
@@ -425,7 +466,9 @@ func TestVerifyErrors(t *testing.T) {
 		{"threshold 1", ok, 1, errThresholdTooSmall},
 		{"threshold 0", ok, 0, errThresholdTooSmall},
 		{"threshold -1", ok, -1, errThresholdTooSmall},
-		{"threshold 256", ok, 256, errThresholdTooLarge},
+		// Vault's order (checkScheme): fewer parts than the threshold
+		// comes first, so a threshold above 255 is reported as that.
+		{"threshold 256", ok, 256, errPartsBelowThreshold},
 		{"too few", ok[:2], 3, errPartsBelowThreshold},
 		{"none", nil, 2, errPartsBelowThreshold},
 		{"length", short, 3, errLengthMismatch},
@@ -500,25 +543,8 @@ func BenchmarkCombineRobust(b *testing.B) {
 	}
 }
 
-func TestMulLanes(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	for y := range 256 {
-		w := rng.Uint64()
-		if y < 2 {
-			w = 0xff80_0201_1b8d_ca53 // the edge constants in some lanes
-		}
-		p := mulLanes(w, byte(y))
-		for l := range 8 {
-			c := byte(w >> (8 * l))
-			if got, want := byte(p>>(8*l)), gfMul(c, byte(y)); got != want {
-				t.Fatalf("mulLanes lane %d: %#x·%#x = %#x, want %#x", l, c, y, got, want)
-			}
-		}
-	}
-}
-
-// TestParityCheck checks that H annihilates shares and the syndromer agrees
-// with H.
+// TestParityCheck checks that H annihilates shares and that syndromeAt
+// computes H·y.
 func TestParityCheck(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, c := range []struct{ m, t int }{{3, 2}, {7, 3}, {20, 3}, {255, 2}} {
@@ -529,16 +555,16 @@ func TestParityCheck(t *testing.T) {
 		}
 		r := c.m - c.t
 		h := parityCheck(xs, c.t)
-		sy := newSyndromer(h, r, c.m)
+		hm := newMatrix(active, h, r, c.m)
 		for col := range 4 {
-			if s := sy.syndrome(ys, col); !bytes.Equal(s, make([]byte, r)) {
+			if s := syndromeAt(hm, ys, col); !bytes.Equal(s, make([]byte, r)) {
 				t.Fatalf("m=%d t=%d: syndrome of shares = %x", c.m, c.t, s)
 			}
 		}
 		// One changed byte e at part i gives S_k = v_i·x_i^k·e.
 		i, e := rng.IntN(c.m), byte(1+rng.IntN(255))
 		ys[i][2] ^= e
-		s := sy.syndrome(ys, 2)
+		s := syndromeAt(hm, ys, 2)
 		for k := range r {
 			if want := gfMul(h[k*c.m+i], e); s[k] != want {
 				t.Fatalf("m=%d t=%d: S_%d = %#x, want %#x", c.m, c.t, k, s[k], want)

@@ -1,0 +1,120 @@
+//go:build !race
+
+// The race detector's instrumentation allocates, so the counts are only
+// pinned without it.
+
+package shamir
+
+import (
+	"runtime"
+	"testing"
+)
+
+// allocsPerRun is testing.AllocsPerRun without its GOMAXPROCS(1): the
+// average number of allocations of f over runs calls, at the current
+// GOMAXPROCS.
+func allocsPerRun(runs int, f func()) float64 {
+	f() // warm up
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return float64((after.Mallocs - before.Mallocs) / uint64(runs))
+}
+
+// TestAllocs pins the allocations of Split, Combine and AppendCombine (with
+// room in dst) at 32 B and 1 MiB, 5 of 3 and 10 of 10, so that they cannot
+// grow unnoticed. It runs at GOMAXPROCS 1 (through testing.AllocsPerRun),
+// and at 2 and the default, where a product of more than one parallel chunk
+// is spread over w = min(GOMAXPROCS, chunks) goroutines.
+//
+// On one goroutine, Split allocates the shares (their buffer and their
+// headers), and for more than one parallel chunk the chunks' keys and their
+// keystreams (two allocations each); Combine allocates the secret,
+// AppendCombine nothing. Over w goroutines, a product adds its matrix, one
+// list of row headers and the chunk queue they share, and per goroutine its
+// work function and, but for the caller's, the goroutine's closure.
+//
+// The runtime allocates too, depending on the schedule and the collector: a
+// goroutine's g when the free list of the P that starts it is empty, a
+// sudog for WaitGroup.Wait, and, for a long Split, which makes the
+// collector run, the per-P array of the request pool after a collection.
+// So each count is the least of three measurements, and in those cases may
+// be one more than what the package allocates.
+func TestAllocs(t *testing.T) {
+	type counts struct{ split, combine, appendCombine float64 }
+	for _, c := range []struct {
+		name             string
+		size             int
+		parts, threshold int
+		seq              counts // on one goroutine
+		parallel         counts // over w goroutines: these + 2w
+	}{
+		{"32B_n5_t3", 32, 5, 3, counts{2, 1, 0}, counts{}},
+		{"1MiB_n5_t3", 1 << 20, 5, 3, counts{11, 1, 0}, counts{15, 4, 3}},
+		{"1MiB_n10_t10", 1 << 20, 10, 10, counts{11, 1, 0}, counts{15, 4, 3}},
+	} {
+		secret := make([]byte, c.size)
+		shares, err := Split(secret, c.parts, c.threshold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := shares[:c.threshold]
+		buf := make([]byte, 0, c.size)
+		fs := [3]func(){
+			func() {
+				if _, err := Split(secret, c.parts, c.threshold); err != nil {
+					panic(err)
+				}
+			},
+			func() {
+				if _, err := Combine(parts); err != nil {
+					panic(err)
+				}
+			},
+			func() {
+				if _, err := AppendCombine(buf, parts); err != nil {
+					panic(err)
+				}
+			},
+		}
+		check := func(procs int, allocs func(int, func()) float64) {
+			want := [3]float64{c.seq.split, c.seq.combine, c.seq.appendCombine}
+			var slack [3]float64
+			if c.size > parallelChunk {
+				slack[0] = 1 // the request pool
+			}
+			if w := min(procs, (c.size+parallelChunk-1)/parallelChunk); w > 1 {
+				p, w := c.parallel, float64(w)
+				want = [3]float64{p.split + 2*w, p.combine + 2*w, p.appendCombine + 2*w}
+				slack = [3]float64{1, 1, 1} // the scheduler
+			}
+			var got [3]float64
+			for i, f := range fs {
+				got[i] = allocs(20, f)
+				for range 2 {
+					got[i] = min(got[i], allocs(20, f))
+				}
+			}
+			for i, name := range []string{"Split", "Combine", "AppendCombine"} {
+				if got[i] > want[i]+slack[i] {
+					t.Errorf("%s at GOMAXPROCS %d: %s allocates %v times, want %v (or %v more from the runtime)", c.name, procs, name, got[i], want[i], slack[i])
+				}
+			}
+		}
+		check(1, testing.AllocsPerRun)
+		procs := runtime.GOMAXPROCS(0)
+		for _, p := range []int{2, procs} {
+			if p == 2 && procs == 2 {
+				continue // the default
+			}
+			if p > 1 {
+				runtime.GOMAXPROCS(p)
+				check(p, allocsPerRun)
+			}
+		}
+		runtime.GOMAXPROCS(procs)
+	}
+}

@@ -142,24 +142,24 @@ type combiner struct {
 	done  bool
 
 	// Scratch, reused from chunk to chunk.
-	num     chunkNum
-	ct      []byte // the sealed chunk, padded to threshold fragments
-	release func() // gives ct back
-	shares  []*shareIn
-	idx     []int
-	sub     []*shareIn
-	have    []int
-	check   []byte // re-encoded fragments of the shares not decoded from
-	ins     [][]byte
-	outs    [][]byte
-	decHave []int // the fragments dec decodes from
-	dec     *matrix
-	missing []int
-	others  []*shareIn
-	parity  []*shareIn
-	rows    []int
-	chkRows []int   // the fragments chk computes
-	chk     *matrix // what re-encodes the fragments of the parity shares checked
+	num      chunkNum
+	ct       []byte // the sealed chunk, padded to threshold fragments
+	giveBack func() // gives ct back
+	shares   []*shareIn
+	idx      []int
+	sub      []*shareIn
+	have     []int
+	check    []byte // re-encoded fragments of the shares not decoded from
+	ins      [][]byte
+	outs     [][]byte
+	decHave  []int // the fragments dec decodes from
+	dec      *matrix
+	missing  []int
+	others   []*shareIn
+	parity   []*shareIn
+	rows     []int
+	chkRows  []int   // the fragments chk computes
+	chk      *matrix // what re-encodes the fragments of the parity shares checked
 }
 
 // newCombiner picks the split to recover among the shares whose headers
@@ -229,7 +229,7 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	slices.SortFunc(live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
 
 	c.code = newRSCode(h.parts, t)
-	c.release = func() {}
+	c.giveBack = func() {}
 	c.ins = make([][]byte, t)
 	c.idx = make([]int, t)
 	c.sub = make([]*shareIn, t)
@@ -238,13 +238,17 @@ func newCombiner(all []*shareIn) (*combiner, error) {
 	return c, nil
 }
 
+// release gives back the buffers c holds. (A method, not the field itself:
+// the buffer is taken after CombineSSMS defers the release.)
+func (c *combiner) release() { c.giveBack() }
+
 // sealed returns c.ct with n bytes, for a sealed chunk. It is allocated on
 // first need, for the records that arrived: its size then follows from
 // threshold records really read, not from the chunk size a header claims.
 func (c *combiner) sealed(n int) []byte {
 	if cap(c.ct) < n {
-		c.release()
-		c.ct, c.release = sealedBuf(n)
+		c.giveBack()
+		c.ct, c.giveBack = sealedBuf(n)
 	}
 	return c.ct[:n]
 }

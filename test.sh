@@ -110,7 +110,11 @@ declare -A fuzzexecs=(
 for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do
 	n=$(( ${fuzzexecs[$target]:-20000} * ${FUZZSCALE:-1} ))
 	echo "-- $target, $n executions"
+	start=$SECONDS
 	go test -run '^$' -fuzz "^$target\$" -fuzztime "${n}x" -fuzzminimizetime 100x .
+	# The counts are meant to give each target about 10-20 s here: the
+	# log says how long each took, to correct a count that drifted.
+	echo "-- $target took $((SECONDS - start)) s"
 done
 
 step "interop: against github.com/hashicorp/vault/shamir"

@@ -12,6 +12,12 @@ var ErrBadShares = errors.New("shamir: bad shares")
 // A BadSharesError reports shares that were found damaged, truncated,
 // duplicated, inconsistent with the others or from another split. Get it with
 // errors.As to learn which shares to replace.
+//
+// The functions that derive new shares from plain shares ([Recreate],
+// [Extend], [Refresh], [Reshare]) return it, with Err
+// [ErrInconsistentShares], when they refuse parts that disagree, as
+// [Verify] reports them: nothing is derived from such parts, whether or
+// not the bad ones could be located.
 type BadSharesError struct {
 	// Positions lists, in increasing order, the indexes into the caller's
 	// argument of the shares found bad. It is empty when the shares are known
@@ -22,9 +28,9 @@ type BadSharesError struct {
 	// bad. SSMS shares carry checksums and headers that tell: each reason is
 	// one of ErrShareDamaged, ErrShareTruncated, ErrShareExtended,
 	// ErrShareInconsistent, ErrOtherSplit, errDuplicatePart,
-	// ErrNotSSMSShare, ErrUnsupportedVersion and ErrUnsupportedAEAD. Verify
-	// and CombineRobust leave it nil: a plain share only disagrees with the
-	// others.
+	// ErrNotSSMSShare, ErrUnsupportedVersion and ErrUnsupportedAEAD. Verify,
+	// CombineRobust and the functions that derive new plain shares leave it
+	// nil: a plain share only disagrees with the others.
 	Reasons []error
 	// Err, when not nil, says more: for example the reason the shares could
 	// not be used.

@@ -38,7 +38,8 @@ import (
 
 // ErrInconsistentShares is the Err of the *BadSharesError that Verify and
 // CombineRobust return for parts that do not all lie on one polynomial of
-// degree below the threshold.
+// degree below the threshold, and with which Recreate, Extend, Refresh and
+// Reshare refuse such parts.
 var ErrInconsistentShares = errors.New("shamir: shares do not lie on one polynomial of degree below the threshold")
 
 // Verify reports whether parts, made by Split (or by Vault's shamir package)

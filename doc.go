@@ -22,6 +22,19 @@
 // duplicated and foreign shares are detected and named in a
 // *BadSharesError.
 //
+// # Shares over time
+//
+// Given threshold shares of a split, four functions make new shares of the
+// same secret, each checking the shares first when more than threshold are
+// given: [Recreate] makes the share at an x coordinate again, byte for
+// byte, to replace a lost one (or a new one, at an x coordinate no share
+// has); [Extend] makes new shares at fresh x coordinates, for new holders;
+// [Refresh] re-randomizes every share, so that shares that leaked before
+// are useless with the new ones; [Reshare] makes a new split with another
+// number of shares and threshold. The first three never compute the
+// secret; Reshare must, and clears it. docs/SECURITY.md says what each
+// reveals, and to whom.
+//
 // # Security
 //
 // Plain Shamir sharing is information-theoretically secure: fewer than

@@ -2,9 +2,11 @@ package shamir
 
 import (
 	"bytes"
+	"crypto/rand"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"io"
+	mrand "math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -37,7 +39,7 @@ func xsOf(shares [][]byte) []byte {
 }
 
 // without returns 0…n−1 but skip, shuffled.
-func without(rng *rand.Rand, n, skip int) []int {
+func without(rng *mrand.Rand, n, skip int) []int {
 	var p []int
 	for _, i := range rng.Perm(n) {
 		if i != skip {
@@ -50,7 +52,7 @@ func without(rng *rand.Rand, n, skip int) []int {
 // checkShares checks that shares are good shares of secret with threshold
 // t: any t of them (a few random selections) combine to it and, when there
 // are more than t, all of them agree.
-func checkShares(t *testing.T, rng *rand.Rand, shares [][]byte, th int, secret []byte, what string) {
+func checkShares(t *testing.T, rng *mrand.Rand, shares [][]byte, th int, secret []byte, what string) {
 	t.Helper()
 	for range 3 {
 		got, err := Combine(pick(shares, rng.Perm(len(shares))[:th]))
@@ -68,7 +70,7 @@ func checkShares(t *testing.T, rng *rand.Rand, shares [][]byte, th int, secret [
 // TestLifecycleRoundTrip runs Recreate, Extend, Refresh and Reshare over
 // many schemes and lengths, and checks their shares against Split's.
 func TestLifecycleRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 1))
+	rng := mrand.New(mrand.NewPCG(13, 1))
 	for _, s := range lifecycleSchemes {
 		n, th := s[0], s[1]
 		for _, size := range []int{1, 17, 64, 100, blockSize + 3} {
@@ -194,7 +196,7 @@ func checkDelta(t *testing.T, old, fresh [][]byte, th int, what string) {
 // every selection of at least threshold others, one x coordinate at a time
 // and all the missing ones at once, and compares the bytes.
 func TestRecreateEverySelection(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 2))
+	rng := mrand.New(mrand.NewPCG(13, 2))
 	for _, s := range [][2]int{{3, 2}, {4, 2}, {5, 3}, {6, 3}, {7, 4}, {7, 2}} {
 		n, th := s[0], s[1]
 		secret := randBytes(rng, 33)
@@ -234,7 +236,7 @@ func TestRecreateEverySelection(t *testing.T) {
 // makes a share that combines with the others in every mixture, and that
 // Recreate is the reference interpolation at any x.
 func TestRecreateNewX(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 3))
+	rng := mrand.New(mrand.NewPCG(13, 3))
 	secret := randBytes(rng, 40)
 	shares := testSplit(t, secret, 5, 3, 7)
 	used := xsOf(shares)
@@ -262,7 +264,7 @@ func TestRecreateNewX(t *testing.T) {
 // TestExtendEveryMixture extends small splits and combines every threshold
 // of the old and new shares together.
 func TestExtendEveryMixture(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 4))
+	rng := mrand.New(mrand.NewPCG(13, 4))
 	for _, c := range []struct{ n, th, given, count int }{
 		{2, 2, 2, 3}, {3, 2, 2, 4}, {3, 3, 3, 3}, {5, 3, 3, 3}, {5, 3, 5, 2}, {4, 4, 4, 4}, {6, 2, 4, 2},
 	} {
@@ -307,7 +309,7 @@ func TestExtendUniform(t *testing.T) {
 	}
 	const runs, count = 20000, 3
 	var hits, firsts [256]int
-	rng := rand.NewChaCha8([32]byte{'x'})
+	rng := mrand.NewChaCha8([32]byte{'x'})
 	for range runs {
 		var freeBuf [255]byte
 		f := freeBuf[:0]
@@ -380,7 +382,7 @@ func TestExtendInUse(t *testing.T) {
 // of the shares, each old or new: all new give the secret, all old too, and
 // every mixture a wrong one.
 func TestRefreshMixtures(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 5))
+	rng := mrand.New(mrand.NewPCG(13, 5))
 	for _, s := range [][2]int{{2, 2}, {3, 2}, {5, 3}, {4, 4}, {6, 3}} {
 		n, th := s[0], s[1]
 		secret := randBytes(rng, 32)
@@ -442,7 +444,7 @@ func TestRefreshSchedule(t *testing.T) {
 		var first [][]byte
 		for _, procs := range []int{1, 2, 4} {
 			runtime.GOMAXPROCS(procs)
-			fresh, err := refresh(px, ys, s[1], rand.NewChaCha8([32]byte{byte(s[0])}))
+			fresh, err := refresh(px, ys, s[1], mrand.NewChaCha8([32]byte{byte(s[0])}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -468,7 +470,7 @@ func TestRefreshSchedule(t *testing.T) {
 // CPU has, at lengths around the kernels' widths, against the definition.
 func TestRefreshEveryKernel(t *testing.T) {
 	defer func(k *kernel) { active = k }(active)
-	rng := rand.New(rand.NewPCG(13, 6))
+	rng := mrand.New(mrand.NewPCG(13, 6))
 	for _, k := range kernels() {
 		active = k
 		for _, size := range []int{1, 15, 16, 31, 32, 33, 63, 64, 65, 127, 129, 300, blockSize - 1, blockSize + 65} {
@@ -492,7 +494,7 @@ func TestRefreshEveryKernel(t *testing.T) {
 // TestReshare reshares a split to several schemes, from threshold, more and
 // all of its shares.
 func TestReshare(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 7))
+	rng := mrand.New(mrand.NewPCG(13, 7))
 	secret := randBytes(rng, 48)
 	shares := testSplit(t, secret, 7, 4, 3)
 	for _, to := range [][2]int{{2, 2}, {5, 3}, {7, 4}, {10, 9}, {255, 255}, {255, 2}} {
@@ -602,7 +604,7 @@ func TestLifecycleRefusals(t *testing.T) {
 // disagree, naming the bad ones when they can be located, and derives
 // nothing.
 func TestLifecycleInconsistent(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 8))
+	rng := mrand.New(mrand.NewPCG(13, 8))
 	secret := randBytes(rng, 50)
 	shares := testSplit(t, secret, 8, 3, 5)
 	free := byte(1)
@@ -658,5 +660,26 @@ func TestLifecycleLeavesParts(t *testing.T) {
 		if !bytes.Equal(shares[i], orig[i]) {
 			t.Fatalf("share %d changed", i)
 		}
+	}
+}
+
+// TestLifecycleRandomnessFailure checks that Extend, Refresh and Reshare
+// fail cleanly when crypto/rand does, and that Recreate, which draws
+// nothing, does not notice.
+func TestLifecycleRandomnessFailure(t *testing.T) {
+	shares := testSplit(t, []byte("randomness failure"), 5, 3, 8)
+	defer func(saved io.Reader) { rand.Reader = saved }(rand.Reader)
+	rand.Reader = failingReader{}
+	if got, err := Extend(shares, 3, 2, nil); got != nil || !errors.Is(err, errFailing) {
+		t.Errorf("Extend with failing randomness: %v", err)
+	}
+	if got, err := Refresh(shares, 3); got != nil || !errors.Is(err, errFailing) {
+		t.Errorf("Refresh with failing randomness: %v", err)
+	}
+	if got, err := Reshare(shares, 3, 4, 2); got != nil || !errors.Is(err, errFailing) {
+		t.Errorf("Reshare with failing randomness: %v", err)
+	}
+	if _, err := Recreate(shares[:3], 3, xOf(shares[3])); err != nil {
+		t.Errorf("Recreate with failing randomness: %v", err)
 	}
 }

@@ -164,9 +164,9 @@ func extend(px []byte, ys [][]byte, t, count int, free []byte, rng io.Reader) ([
 // are cleared when used.
 //
 // What refresh protects against: shares that leak over time. The new
-// polynomial is uniformly random and independent of the old one (given the
-// secret), so fewer than threshold old shares and fewer than threshold new
-// ones, together, reveal nothing about the secret, and threshold shares of
+// polynomial is uniformly random among those through the secret, whatever
+// the old one, so fewer than threshold old shares and fewer than threshold
+// new ones, together, reveal nothing about the secret, and threshold shares of
 // which some are old and some new combine to a wrong secret (each byte
 // right by chance only, with probability 1/256). So an adversary who gathers
 // shares one at a time must gather threshold of them between two

@@ -39,6 +39,19 @@
 // and says how. Misuse that can only be a bug, such as a nil stream or a
 // buffer that overlaps a share, panics, as in Go's crypto packages.
 //
+// # Shares over time
+//
+// Given threshold shares of a split, four functions make new shares of the
+// same secret, each checking the shares first when more than threshold are
+// given: [Recreate] makes the share at an x coordinate again, byte for
+// byte, to replace a lost one (or a new one, at an x coordinate no share
+// has); [Extend] makes new shares at fresh x coordinates, for new holders;
+// [Refresh] re-randomizes every share, so that shares that leaked before
+// are useless with the new ones; [Reshare] makes a new split with another
+// number of shares and threshold. The first three never compute the
+// secret; Reshare must, and clears it. docs/SECURITY.md says what each
+// reveals, and to whom.
+//
 // # Security
 //
 // Plain Shamir sharing is information-theoretically secure: fewer than

@@ -22,11 +22,13 @@ const parallelChunk = 256 << 10
 
 // A product is the engine's unit of work: outs = M·ins over the first n bytes
 // of every row, where M is the len(outs)×len(ins) matrix of public constants
-// coef, row-major. No output row may overlap an input row.
+// coef, row-major, or outs += M·ins when add is set. No output row may
+// overlap an input row.
 type product struct {
 	coef      []byte
 	ins, outs [][]byte
 	n         int
+	add       bool
 
 	// The last random rows of ins are not given but drawn from run's rng, a
 	// block at a time just before the block is used: into the row itself,
@@ -87,7 +89,7 @@ func (p *product) run(rng io.Reader) error {
 	var m matrix
 	m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
 	if p.random == 0 {
-		m.apply(p.ins, p.outs, 0, p.n, false) // apply blocks the columns itself
+		m.apply(p.ins, p.outs, 0, p.n, p.add) // apply blocks the columns itself
 		return nil
 	}
 	var hdr [][]byte
@@ -121,7 +123,7 @@ func (p *product) parallel(keys []byte, direct io.Reader) {
 	})
 	s.m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
 	rows := append(append(make([][]byte, 0, len(p.ins)+len(p.outs)), p.ins...), p.outs...)
-	s.p = product{ins: rows[:len(p.ins)], outs: rows[len(p.ins):], n: p.n, random: p.random}
+	s.p = product{ins: rows[:len(p.ins)], outs: rows[len(p.ins):], n: p.n, add: p.add, random: p.random}
 	nils := p.nilRows()
 	forChunks(p.n, func() (func(i, lo, hi int), func()) {
 		if nils == 0 {
@@ -174,7 +176,7 @@ func (p *product) headers(buf [][]byte) (hdr [][]byte, scratch []byte) {
 // the nil ones.
 func (p *product) blocks(m *matrix, hdr [][]byte, scratch []byte, lo, hi int, rng io.Reader) error {
 	if p.random == 0 {
-		m.apply(p.ins, p.outs, lo, hi-lo, false) // apply blocks the columns itself
+		m.apply(p.ins, p.outs, lo, hi-lo, p.add) // apply blocks the columns itself
 		return nil
 	}
 	for off := lo; off < hi; off += blockSize {
@@ -199,7 +201,7 @@ func (p *product) blocks(m *matrix, hdr [][]byte, scratch []byte, lo, hi int, rn
 				return fmt.Errorf("shamir: reading randomness: %w", err)
 			}
 		}
-		m.apply(ins, outs, at, bn, false)
+		m.apply(ins, outs, at, bn, p.add)
 	}
 	return nil
 }

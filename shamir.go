@@ -171,17 +171,24 @@ func shareStride(n int) int {
 	return stride
 }
 
-// randomXs fills xs with distinct x coordinates, uniform over 1…255: the
-// first len(xs) entries of a Fisher–Yates shuffle of 1…255, with each index
-// drawn by rejection sampling, so there is no modulo bias. The x coordinates
-// are public, so the data-dependent loop is no leak. buf is scratch of at
-// least xsScratch bytes.
+// randomXs fills xs with distinct x coordinates, uniform over 1…255. buf is
+// scratch of at least xsScratch bytes.
 func randomXs(rng io.Reader, xs, buf []byte) error {
 	perm := oneTo255
+	return pickXs(rng, xs, perm[:], buf)
+}
+
+// pickXs fills xs with distinct elements of from, uniform over it: the first
+// len(xs) entries of a Fisher–Yates shuffle of from, which it shuffles in
+// place, with each index drawn by rejection sampling, so there is no modulo
+// bias. from holds distinct x coordinates, at most 255 and at least len(xs)
+// of them. The x coordinates are public, so the data-dependent loop is no
+// leak. buf is scratch of at least xsScratch bytes.
+func pickXs(rng io.Reader, xs, from, buf []byte) error {
 	buf = buf[:xsScratch]
 	pos := len(buf)
 	for i := range xs {
-		k := len(perm) - i // draw j uniformly from [i, 255)
+		k := len(from) - i // draw j uniformly from [i, len(from))
 		r := uint(reciprocals[k])
 		limit := 256 * r >> 16 * uint(k) // ⌊256/k⌋·k, the largest multiple of k that fits a byte
 		for {
@@ -195,19 +202,19 @@ func randomXs(rng io.Reader, xs, buf []byte) error {
 			pos++
 			if b < limit {
 				j := i + int(b-b*r>>16*uint(k)) // b mod k
-				perm[i], perm[j] = perm[j], perm[i]
+				from[i], from[j] = from[j], from[i]
 				break
 			}
 		}
 	}
-	copy(xs, perm[:])
+	copy(xs, from)
 	return nil
 }
 
 // reciprocals[k] = ⌈2^16/k⌉, so that b/k = b·reciprocals[k] >> 16 for every
 // b <= 256 and 0 < k < 256: the product exceeds b/k by less than
 // b/2^16 <= 1/256, and the fractional part of b/k is at most 1 − 1/k <=
-// 1 − 1/255, so the excess never reaches the next integer. randomXs divides
+// 1 − 1/255, so the excess never reaches the next integer. pickXs divides
 // without a division instruction, about ten times faster.
 var reciprocals = func() (r [256]uint32) {
 	for k := 1; k < 256; k++ {

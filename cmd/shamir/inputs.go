@@ -392,7 +392,7 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 			files = append(files, s.where)
 		}
 		sort.Strings(files)
-		return false, withHints(fmt.Errorf("the inputs hold shares of two formats:\n\tSSMS shares: %s\n\tVault-format shares: %s",
+		return false, withHints(fmt.Errorf("the inputs hold shares of two formats:\nSSMS shares: %s\nVault-format shares: %s",
 			strings.Join(files, ", "), strings.Join(set.textFrom, ", ")),
 			"give the shares of one secret, of one format")
 	case len(set.ssms) > 0:
@@ -414,14 +414,11 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 type multiError []error
 
 func (m multiError) Error() string {
-	var b strings.Builder
-	for i, e := range m {
-		if i > 0 {
-			b.WriteString("\n" + prefix)
-		}
-		b.WriteString(strings.TrimPrefix(e.Error(), prefix))
+	var lines []string
+	for _, e := range m {
+		lines = append(lines, e.Error())
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 func (m multiError) Unwrap() []error { return m }

@@ -11,9 +11,9 @@ import (
 
 // This file holds how shamir words what it prints on stderr. Every line it
 // writes there starts with "shamir: ": errors say what failed ("shamir:
-// open \"x\": no such file or directory"), warnings start with "warning: ",
-// and advice goes on lines of its own that start with "hint: ", as age
-// prints them. Names of files are quoted as Go strings, so that a name that
+// open \"x\": no such file or directory"), each line of a longer one
+// prefixed too, warnings start with "warning: ", and advice goes on lines of
+// its own that start with "hint: ", as age prints them. Names of files are quoted as Go strings, so that a name that
 // holds a terminal's escape sequence is shown, not obeyed. The library's
 // errors already start with "shamir: " and are printed as they are.
 
@@ -82,14 +82,16 @@ func hintsOf(err error) []string {
 	return hints
 }
 
-// printError writes err on w, prefixed with "shamir: " unless it comes from
-// the library, whose errors start with it, followed by its hints.
+// printError writes err on w, each of its lines prefixed with "shamir: "
+// unless it has it (the library's errors start with it), followed by its
+// hints.
 func printError(w io.Writer, err error) {
-	msg := err.Error()
-	if !strings.HasPrefix(msg, prefix) {
-		msg = prefix + msg
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !strings.HasPrefix(line, prefix) {
+			line = prefix + line
+		}
+		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintln(w, msg)
 	for _, h := range hintsOf(err) {
 		fmt.Fprintf(w, "%shint: %s\n", prefix, h)
 	}

@@ -234,7 +234,7 @@ func sortOutTextShares(shares []textShare) (good []textShare, bad []problem, err
 		for _, s := range shares {
 			lens = append(lens, fmt.Sprintf("%s: %d bytes", s.where, len(s.data)))
 		}
-		return nil, nil, fmt.Errorf("the shares are of different lengths, as many of one as of another, so which belong to the secret cannot be told:\n\t%s", strings.Join(lens, "\n\t"))
+		return nil, nil, fmt.Errorf("the shares are of different lengths, as many of one as of another, so which belong to the secret cannot be told:\n%s", strings.Join(lens, "\n"))
 	}
 	byX := map[byte]int{} // x coordinate -> index into good
 	dropX := map[byte]bool{}

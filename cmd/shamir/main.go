@@ -122,11 +122,15 @@ func run(args []string) int {
 	}
 }
 
-// waitIfStopping blocks for good once the signal handler has started, which
-// keeps live locked until it ends shamir.
+// waitIfStopping blocks for good once the signal handler has started: it
+// keeps live locked, and ends shamir.
 func waitIfStopping() {
 	live.Lock()
+	stopping := live.stopping
 	live.Unlock()
+	if stopping {
+		select {}
+	}
 }
 
 func lookup(name string) *command {

@@ -53,6 +53,11 @@ var helperCmds = map[string]func(){
 }
 
 func TestMain(m *testing.M) {
+	// Built with -race, the command (this binary) would sleep a second as
+	// it exits, for other threads' reports: one second per run.
+	if _, ok := os.LookupEnv("GORACE"); !ok {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	testscript.Main(m, helperCmds)
 }
 

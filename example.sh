@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # example.sh builds the shamir command and runs it on real inputs from
 # testdata/: a file split into SSMS share files and recovered from three of
-# them, one of which is then damaged, and the unseal keys that HashiCorp
-# Vault's own package made, recombined. Everything happens in a temporary
-# folder, removed at the end.
+# them, one of which is then damaged, with a note beside the shares that is
+# ignored, not counted; an empty input, refused; and the unseal keys that
+# HashiCorp Vault's own package made, recombined from a file and from stdin.
+# Everything happens in a temporary folder, removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")"
 d=$(mktemp -d)
@@ -29,7 +30,18 @@ show shamir verify shares || true
 show shamir combine -o recovered2.json shares
 show cmp secret.json recovered2.json
 
+echo "Keep these on separate USB sticks; any 3 recover secret.json." > shares/README.txt
+echo
+echo "(a note put beside the shares)"
+show shamir combine -o recovered3.json shares
+
+echo
+echo "(an empty input, as a broken pipe gives)"
+show shamir split -n 3 -t 2 -o empty /dev/null || true
+
 cd - >/dev/null
 show cat testdata/cli/vault-unseal-keys.txt
 show "$d/shamir" combine -t 3 -encode hex testdata/cli/vault-unseal-keys.txt
+printf '\n$ head -3 testdata/cli/vault-unseal-keys.txt | shamir combine -t 3 -encode hex\n'
+head -3 testdata/cli/vault-unseal-keys.txt | "$d/shamir" combine -t 3 -encode hex 2>&1
 printf '\nthe key Vault split:\n%s\n' "$(cat testdata/cli/vault-unseal-key.hex)"

@@ -5,5 +5,4 @@ go 1.26.0
 require (
 	golang.org/x/crypto v0.55.0
 	golang.org/x/sys v0.47.0
-	golang.org/x/term v0.45.0
 )

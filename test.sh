@@ -6,12 +6,18 @@
 # through the module proxy); each fuzz target for a number of executions;
 # the root package under qemu
 # as a CPU with AVX2 but no AVX-512, a CPU without AVX2, and an arm64 CPU;
-# and the interop module against Vault's package. It installs qemu-user when
-# it is missing (as root, with apt-get).
+# the command's module (cmd/shamir) alongside the root in each of the native
+# runs; and the interop module against Vault's package. The go.work at the
+# root makes cmd/shamir and interop use this checkout of the library. It
+# installs qemu-user when it is missing (as root, with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 step() { printf '\n== %s\n' "$*"; }
+
+# cmdmod runs a go command in the command's module, cmd/shamir, which has a
+# go.mod of its own: "./..." at the root does not reach it.
+cmdmod() { (cd cmd/shamir && "$@"); }
 
 if ! command -v qemu-x86_64 >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
 	step "installing qemu-user"
@@ -27,8 +33,11 @@ step "downloading modules"
 # Vault's module is needed by interop/ and by the command's test that has
 # Vault's own Combine read the shares the command makes.
 go mod download
+cmdmod go mod download
 (cd interop && go mod download)
-(cd testdata/cli/vaultshamir && go mod download)
+# vaultshamir is not in the workspace (it is built on its own, with
+# GOWORK=off, by the command's tests).
+(cd testdata/cli/vaultshamir && GOWORK=off go mod download)
 
 step "gofmt and go vet"
 unformatted=$(gofmt -l . interop)
@@ -40,6 +49,8 @@ go generate . && git diff --exit-code -- galois_tables.go || { echo "galois_tabl
 go vet ./...
 go vet -tags purego ./...
 GOARCH=arm64 go vet ./...
+cmdmod go vet ./...
+GOARCH=arm64 cmdmod go vet ./...
 (cd interop && go vet ./...)
 
 # kernel prints the kernel and the AES-256-CTR path a test binary selects, so
@@ -52,6 +63,7 @@ GOBIN=/tmp/shamir-tools go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 /tmp/shamir-tools/staticcheck ./...
 /tmp/shamir-tools/staticcheck -tags purego ./...
 GOARCH=arm64 /tmp/shamir-tools/staticcheck ./...
+cmdmod /tmp/shamir-tools/staticcheck ./...
 
 step "native ($(go env GOARCH)), with coverage of package shamir"
 go test -c -o /tmp/shamir-native.test . && kernel /tmp/shamir-native.test
@@ -59,7 +71,7 @@ go test -count=1 -coverprofile=/tmp/shamir-cover.out .
 coverage=$(go tool cover -func=/tmp/shamir-cover.out | awk '/^total:/ { sub("%", "", $3); print $3 }')
 echo "coverage of package shamir: $coverage% of statements"
 awk -v c="$coverage" 'BEGIN { exit !(c >= 90) }' || { echo "coverage fell below 90%" >&2; exit 1; }
-go test -count=1 ./cmd/...
+cmdmod go test -count=1 ./...
 
 # FIPS 140-3 mode: randomness from crypto/rand, SSMS AEAD 3; under "only",
 # AEADs 1 and 2 are refused with ErrNotApproved (fips.go, docs/SECURITY.md).
@@ -71,10 +83,12 @@ GODEBUG=fips140=only go test -count=1 .
 
 step "native, race detector"
 go test -race -short -count=1 ./...
+cmdmod go test -race -short -count=1 ./...
 
 step "native, -tags purego"
 go test -c -tags purego -o /tmp/shamir-purego.test . && kernel /tmp/shamir-purego.test
 go test -tags purego -count=1 ./...
+cmdmod go test -tags purego -count=1 ./...
 
 # The library supports the two newest Go releases. The newer is fetched
 # through the module proxy (GOTOOLCHAIN), so a machine with only the older
@@ -83,6 +97,8 @@ step "Go 1.27 (GOTOOLCHAIN=go1.27.4)"
 GOTOOLCHAIN=go1.27.4 go version
 GOTOOLCHAIN=go1.27.4 go vet ./...
 GOTOOLCHAIN=go1.27.4 go test -count=1 ./...
+GOTOOLCHAIN=go1.27.4 cmdmod go vet ./...
+GOTOOLCHAIN=go1.27.4 cmdmod go test -count=1 ./...
 
 step "qemu-x86_64 -cpu max (AVX2, no AVX-512)"
 GOARCH=amd64 go test -c -o /tmp/shamir-amd64.test .

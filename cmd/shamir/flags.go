@@ -8,14 +8,34 @@ import (
 	"strings"
 )
 
+// The flags mean the same in every command that has them:
+//
+//	-n, -parts N        split: the number of shares to make
+//	-t, -threshold T    the number of shares that recover the secret
+//	-o, -out PATH       where the output goes; "-" is stdout where one stream
+//	                    is written (combine, split -encode), refused elsewhere
+//	-encode ENCODING    what the command writes is text in ENCODING: split
+//	                    writes Vault-format shares, combine writes the secret
+//	-decode ENCODING    what the command reads is text in ENCODING: split
+//	                    reads the secret, combine and verify read
+//	                    Vault-format shares
+//	-share SHARE        a Vault-format share itself (combine, verify)
+//	-name NAME          split: the name in the share files' names
+//	-allowempty         split: an empty secret is meant
+//	-f, -force          overwrite existing files
+//	-q, -quiet          print no progress or summary
+
 // A usageError reports a command line that does not make sense; it makes
 // shamir exit with status 2.
-type usageError struct{ msg string }
+type usageError struct {
+	msg   string
+	hints []string
+}
 
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // errHelp asks for the command's help text on stdout and exit status 0.
@@ -34,8 +54,16 @@ func newFlagSet(name string) *flag.FlagSet {
 // parseFlags parses args with fs and returns the positional arguments. Unlike
 // fs.Parse it lets flags follow positional arguments, since people write
 // "shamir split secret.tar -n 5 -t 3" as often as the other way round; "--"
-// still ends the flags. A lone "-" is a positional argument (standard input).
+// ends the flags. A lone "-" is a positional argument (standard input).
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "format" && fs.Lookup("format") == nil {
+			return nil, formatGone(fs.Name())
+		}
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -58,6 +86,17 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// formatGone explains where the -format of earlier versions went.
+func formatGone(cmd string) error {
+	e := &usageError{msg: "-format is gone: it meant the output in split and the input elsewhere"}
+	if cmd == "split" {
+		e.hints = []string{"Vault-format shares are written with -encode base64 or -encode hex; SSMS share files are the default"}
+	} else {
+		e.hints = []string{"the format of the shares is told from the shares; -decode base64 or -decode hex says they are Vault-format text"}
+	}
+	return e
+}
+
 // choice is a flag.Value that accepts one of a fixed set of words.
 type choice struct {
 	val     string
@@ -76,8 +115,20 @@ func (c *choice) Set(s string) error {
 	return fmt.Errorf("must be one of %s", strings.Join(c.allowed, ", "))
 }
 
-// boolFlag and the functions after it register one variable under a short and a long
-// name, as in "-f" and "-force" (the flag package also takes "--force").
+// list is a flag.Value that collects the values of a flag given several
+// times.
+type list []string
+
+func (l *list) String() string { return strings.Join(*l, " ") }
+
+func (l *list) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// boolFlag and the functions after it register one variable under a short
+// and a long name, as in "-f" and "-force". Flags are written with one dash,
+// as Go's commands write theirs; the flag package takes two as well.
 func boolFlag(fs *flag.FlagSet, p *bool, names ...string) {
 	for _, n := range names {
 		fs.BoolVar(p, n, *p, "")
@@ -102,15 +153,32 @@ func valueFlag(fs *flag.FlagSet, v flag.Value, names ...string) {
 	}
 }
 
-// parseShareArgs parses the flags of a command that reads shares (combine,
-// verify), checks -t and gathers the shares its arguments name.
-func parseShareArgs(fs *flag.FlagSet, args []string, threshold *int, format *choice) (*shareSet, error) {
+// readFlags are the flags of the commands that read shares, combine and
+// verify.
+type readFlags struct {
+	threshold int
+	decode    *choice
+	shares    list
+	quiet     bool
+}
+
+func (r *readFlags) register(fs *flag.FlagSet) {
+	r.decode = &choice{"", []string{encBase64, encHex}}
+	intFlag(fs, &r.threshold, "t", "threshold")
+	valueFlag(fs, r.decode, "decode")
+	valueFlag(fs, &r.shares, "share")
+	boolFlag(fs, &r.quiet, "q", "quiet")
+}
+
+// gather parses args with fs, checks the flags, and gathers the shares the
+// arguments name.
+func (r *readFlags) gather(fs *flag.FlagSet, args []string) (*shareSet, error) {
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, err
 	}
-	if t := *threshold; t != 0 && (t < 2 || t > 255) {
+	if t := r.threshold; t != 0 && (t < 2 || t > 255) {
 		return nil, usagef("-t %d: the threshold is between 2 and 255", t)
 	}
-	return gatherShares(args, format.val)
+	return gatherShares(args, r.shares, r.decode.val)
 }

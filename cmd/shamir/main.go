@@ -4,21 +4,27 @@
 // Usage:
 //
 //	shamir split -n PARTS -t THRESHOLD [flags] [FILE | -]
-//	shamir combine [flags] [SHARE | FILE | FOLDER | GLOB ...]
-//	shamir verify [flags] [SHARE | FILE | FOLDER | GLOB ...]
+//	shamir combine [flags] [PATH ... | -]
+//	shamir verify [flags] [PATH ... | -]
 //	shamir version
 //
 // Shares come in two formats. SSMS share files (NAME.I-of-N.shamir), the
 // default for split, carry a header and authenticate the data, and are
 // written and read as streams, so files of any size take little memory.
 // Vault-format shares are text, one share per line in base64 (as vault
-// operator init prints unseal keys) or hex, chosen with split -format; they
+// operator init prints unseal keys) or hex, made with split -encode; they
 // are byte-compatible with HashiCorp Vault's shamir package. combine and
-// verify tell the formats apart by themselves.
+// verify take paths of share files and of folders of them, or read shares
+// from stdin, and tell the formats apart by the shares.
 //
 // Run "shamir help COMMAND" or "shamir COMMAND -h" for each command's flags.
 //
-// The exit status is 0 on success, 1 on failure and 2 on a usage error.
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop shamir after it removes the
+// files and folders it had begun to write; a signal ignored when it started
+// (as nohup ignores SIGHUP) stays ignored.
+//
+// The exit status is 0 on success, 1 on failure and 2 on a usage error; a
+// run stopped by a signal ends as that signal ends a program.
 package main
 
 import (
@@ -27,7 +33,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 )
 
 // A command is one of shamir's subcommands.
@@ -56,6 +61,10 @@ Commands:
 
 %s
 Run "shamir COMMAND -h" for a command's flags and examples.
+
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop shamir after it
+removes the files and folders it had begun to write; a signal that was
+ignored when shamir started (as under nohup) stays ignored.
 `
 
 func main() {
@@ -77,7 +86,7 @@ func run(args []string) int {
 				fmt.Fprint(os.Stdout, c.help)
 				return 0
 			}
-			fmt.Fprintf(os.Stderr, "shamir help: unknown command %q. Run \"shamir help\" for the list.\n", rest[0])
+			printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", rest[0]), `run "shamir help" for the list`))
 			return 2
 		}
 		printOverview(os.Stdout)
@@ -87,10 +96,13 @@ func run(args []string) int {
 	}
 	c := lookup(name)
 	if c == nil {
-		fmt.Fprintf(os.Stderr, "shamir: unknown command %q. Run \"shamir help\" for the list of commands.\n", name)
+		printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", name), `run "shamir help" for the list of commands`))
 		return 2
 	}
 	err := c.run(rest)
+	// After a signal, the handler removes the output and ends shamir;
+	// what failed meanwhile is of no interest.
+	waitIfStopping()
 	var uerr *usageError
 	switch {
 	case err == nil:
@@ -99,16 +111,25 @@ func run(args []string) int {
 		fmt.Fprint(os.Stdout, c.help)
 		return 0
 	case errors.As(err, &uerr):
-		fmt.Fprintf(os.Stderr, "shamir %s: %s\nRun \"shamir %s -h\" for usage.\n", c.name, uerr.msg, c.name)
+		hints := append(uerr.hints, fmt.Sprintf(`run "shamir %s -h" for usage`, c.name))
+		printError(os.Stderr, withHints(errors.New(uerr.msg), hints...))
 		return 2
 	case errors.Is(err, errSilent):
 		return 1
 	default:
-		// The library's errors start with "shamir: ", which the command's
-		// own prefix makes redundant.
-		msg := strings.ReplaceAll(err.Error(), "shamir: ", "")
-		fmt.Fprintf(os.Stderr, "shamir %s: %s\n", c.name, msg)
+		printError(os.Stderr, err)
 		return 1
+	}
+}
+
+// waitIfStopping blocks for good once the signal handler has started: it
+// keeps live locked, and ends shamir.
+func waitIfStopping() {
+	live.Lock()
+	stopping := live.stopping
+	live.Unlock()
+	if stopping {
+		select {}
 	}
 }
 
@@ -146,7 +167,7 @@ built it.
 			if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 				return errHelp
 			}
-			return usagef("takes no arguments")
+			return usagef("version takes no arguments")
 		}
 		fmt.Println("shamir", version())
 		return nil

@@ -1,8 +1,10 @@
 package main
 
-// The tests of this package are end to end: TestMain builds the shamir
-// binary once, and each test runs it with os/exec in a temporary folder, as a
-// user would.
+// The tests of this package are end to end: each runs the command with
+// os/exec in a temporary folder, as a user would. Most of its behaviour is
+// pinned in the transcripts of testdata/script (script_test.go); the tests
+// in Go are those that loop over many cases, measure memory, or drive a
+// terminal.
 
 import (
 	"bytes"
@@ -16,30 +18,9 @@ import (
 	"testing"
 )
 
-// binary is the path of the shamir command built by TestMain.
-var binary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "shamir-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "shamir")
-	if runtime.GOOS == "windows" {
-		binary += ".exe"
-	}
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building shamir:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// binary is the shamir command: this test binary, which TestMain
+// (script_test.go) installs on $PATH under that name.
+const binary = "shamir"
 
 // A result is what a run of the command did.
 type result struct {
@@ -110,6 +91,17 @@ func writeFile(t testing.TB, dir, name string, data []byte) string {
 	return p
 }
 
+// someSubsets is subsets, but in -short runs only its first and last: the
+// race detector's run (test.sh) makes every run of the command slow, and the
+// loops over every subset are for the full run.
+func someSubsets(n, k int) [][]int {
+	all := subsets(n, k)
+	if testing.Short() && len(all) > 2 {
+		return [][]int{all[0], all[len(all)-1]}
+	}
+	return all
+}
+
 // subsets returns every subset of {0, …, n-1} with k elements.
 func subsets(n, k int) [][]int {
 	var out [][]int
@@ -159,6 +151,8 @@ func checkMode(t testing.TB, path string) {
 	}
 }
 
+// TestUsage checks the exit status and the first words of usage errors, and
+// that help goes to stdout. (flags.txtar pins the messages themselves.)
 func TestUsage(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -173,15 +167,22 @@ func TestUsage(t *testing.T) {
 		{[]string{"split", "-n", "3", "-t", "5"}, 2, "never be recovered"},
 		{[]string{"split", "-n", "3", "-t", "1"}, 2, "at least 2"},
 		{[]string{"split", "-n", "300", "-t", "3"}, 2, "255"},
-		{[]string{"split", "-n", "3", "-t", "2", "-format", "pem"}, 2, "must be one of"},
+		{[]string{"split", "-n", "3", "-t", "2", "-encode", "pem"}, 2, "must be one of"},
+		{[]string{"split", "-n", "3", "-t", "2", "-format", "hex"}, 2, "-format is gone"},
 		{[]string{"split", "-n", "3", "-t", "2", "-bogus"}, 2, "-bogus"},
 		{[]string{"split", "-n", "3", "-t", "2", "a", "b"}, 2, "one secret at a time"},
+		{[]string{"split", "-n", "3", "-t", "2", "-o", "-"}, 2, "-o -"},
 		{[]string{"combine", "-t", "1"}, 2, "between 2 and 255"},
 		{[]string{"combine", "-encode", "rot13"}, 2, "must be one of"},
+		{[]string{"combine", "-format", "ssms"}, 2, "-format is gone"},
 		{[]string{"verify", "-t", "3", "-", "-"}, 2, "given twice"},
+		{[]string{"combine", "no-such-file"}, 1, `"no-such-file" does not exist`},
 	} {
 		r := runCmd(t, dir, strings.NewReader(""), tc.args...)
 		fails(t, r, tc.code, fmt.Sprint(tc.args), tc.msg)
+		if len(r.stderr) > 0 && !bytes.HasPrefix(r.stderr, []byte("shamir: ")) && tc.args != nil {
+			t.Errorf("%v: stderr does not start with \"shamir: \": %q", tc.args, r.stderr)
+		}
 	}
 	for _, args := range [][]string{{"-h"}, {"help"}, {"help", "split"}, {"split", "-h"}, {"combine", "--help"}, {"verify", "-h"}, {"version", "-h"}} {
 		r := must(t, runCmd(t, dir, nil, args...), fmt.Sprint(args))
@@ -197,6 +198,6 @@ func TestUsage(t *testing.T) {
 	}
 	// Flags may follow the file, and "--" ends them.
 	writeFile(t, dir, "-t", []byte("a file named like a flag"))
-	must(t, runCmd(t, dir, nil, "split", "-format", "hex", "-o", "shares.txt", "-n", "3", "-t", "2", "--", "-t"), "split -- -t")
-	fails(t, runCmd(t, dir, nil, "split", "-format", "hex", "-n", "3", "-o", "x.txt", "--", "-t"), 2, "split without -t", "-t")
+	must(t, runCmd(t, dir, nil, "split", "-encode", "hex", "-o", "shares.txt", "-n", "3", "-t", "2", "--", "-t"), "split -- -t")
+	fails(t, runCmd(t, dir, nil, "split", "-encode", "hex", "-n", "3", "-o", "x.txt", "--", "-t"), 2, "split without -t", "-t")
 }

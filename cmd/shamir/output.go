@@ -16,12 +16,12 @@ import (
 const maxTerminalSecret = 1 << 20
 
 // errNotForTerminal refuses to print a secret that would garble the terminal.
-var errNotForTerminal = errors.New("the secret is not printable text and stdout is a terminal;\n" +
-	"\twrite it to a file with -o FILE, print it as text with -encode hex or -encode base64,\n" +
-	"\tor pipe it to a program; -f prints it anyway")
+var errNotForTerminal = withHints(errors.New("the secret is not printable text, and stdout is a terminal"),
+	"write it to a file with -o FILE, print it as text with -encode hex or -encode base64, or pipe it to a program",
+	"-o - prints it on the terminal anyway")
 
-var errTooBigForTerminal = fmt.Errorf("the secret is over %d MiB and stdout is a terminal;\n"+
-	"\twrite it to a file with -o FILE or pipe it to a program; -f prints it anyway", maxTerminalSecret>>20)
+var errTooBigForTerminal = withHints(fmt.Errorf("the secret is over %d MiB, and stdout is a terminal", maxTerminalSecret>>20),
+	"write it to a file with -o FILE or pipe it to a program; -o - prints it on the terminal anyway")
 
 // A secretWriter takes the recovered secret and puts it where the user
 // asked: into a file, written atomically, or onto stdout, optionally encoded
@@ -35,13 +35,13 @@ type secretWriter struct {
 	held    *heldBack      // when checking what goes to a terminal
 }
 
-// newSecretWriter returns a secretWriter for path (stdout if empty or "-")
-// with encoding encode ("", "hex" or "base64"). When the secret goes raw to a
-// terminal without force, it is held back until finish has checked it is
-// printable text.
+// newSecretWriter returns a secretWriter for path with encoding encode ("",
+// "hex" or "base64"). An empty path means stdout, and a raw secret bound for
+// a terminal is then held back until finish has checked that it is printable
+// text; "-" means stdout, whatever it is.
 func newSecretWriter(path, encode string, force bool) (*secretWriter, error) {
 	s := &secretWriter{}
-	var dest io.Writer = os.Stdout
+	var dest io.Writer = stdoutWriter{}
 	if path != "" && path != "-" {
 		s.set = newOutputSet(force)
 		f, err := s.set.create(path)
@@ -49,8 +49,8 @@ func newSecretWriter(path, encode string, force bool) (*secretWriter, error) {
 			s.set.abort()
 			return nil, err
 		}
-		dest = f
-	} else if encode == "" && !force && isTerminal(os.Stdout) {
+		dest = &destWriter{f, path}
+	} else if path == "" && encode == "" && isTerminal(os.Stdout) {
 		s.held = &heldBack{}
 		dest = s.held
 	}
@@ -64,6 +64,20 @@ func newSecretWriter(path, encode string, force bool) (*secretWriter, error) {
 		s.w, s.encoded = s.encoder, true
 	}
 	return s, nil
+}
+
+// toStdout reports whether the secret goes to stdout as it is written.
+func (s *secretWriter) toStdout() bool { return s.set == nil && s.held == nil }
+
+// stdoutWriter writes to stdout, and says so in its errors.
+type stdoutWriter struct{}
+
+func (stdoutWriter) Write(p []byte) (int, error) {
+	n, err := os.Stdout.Write(p)
+	if err != nil {
+		err = fmt.Errorf("writing to stdout: %v", unwrapPath(err))
+	}
+	return n, err
 }
 
 func (s *secretWriter) Write(p []byte) (int, error) { return s.w.Write(p) }
@@ -90,7 +104,7 @@ func (s *secretWriter) finish() error {
 		if !printable(s.held.b) {
 			return errNotForTerminal
 		}
-		if _, err := os.Stdout.Write(s.held.b); err != nil {
+		if _, err := (stdoutWriter{}).Write(s.held.b); err != nil {
 			return err
 		}
 		// End the line, so the shell's prompt does not run on after the

@@ -25,47 +25,57 @@ with "shamir combine"; fewer reveal nothing about it. The secret is FILE, or
 stdin if FILE is "-" or absent. On a terminal, the secret is typed (twice)
 without being shown; it is then the line typed, without its newline.
 Otherwise the secret is the input's bytes exactly, final newline included.
+An empty secret is refused, whatever the format, unless -allowempty says it
+is meant.
 
 -n and -t have no defaults: how many shares to hand out and how many to
 require is a choice about the people who keep them. 2 <= THRESHOLD <= PARTS
 <= 255. With THRESHOLD equal to PARTS, losing one share loses the secret.
 
-Formats (-format):
+The shares are SSMS share files by default: one file per share,
+NAME.I-of-N.shamir, in the folder -o (default: the current folder, made if
+need be), where NAME is FILE's name (or -name; "secret" for stdin). Each
+file records the threshold and authenticates its data, so combine can tell
+a bad share from a good one. Any size is fine: the input is streamed.
 
-	ssms    the default: one share file per part, NAME.I-of-N.shamir, in the
-	        folder -o (default: the current folder), where NAME is FILE's
-	        name (or -name; "secret" for stdin). Each file records the
-	        threshold and authenticates its data, so combine can tell a bad
-	        share from a good one. Any size is fine: the input is streamed.
-	base64  Vault-format shares, one per line, in base64 as vault operator
-	hex     init prints unseal keys, or in hex, on stdout or into the file -o.
-	        Vault's shamir.Combine accepts them. Each share is one byte
-	        longer than the secret, so this is for small secrets (at most
-	        1 MiB): keys and passwords.
+With -encode base64 or -encode hex, the shares are Vault-format text
+instead, one per line, in base64 as vault operator init prints unseal keys,
+or in hex: on stdout, or in the file -o. Vault's shamir.Combine accepts
+them. Each share is one byte longer than the secret, so this is for small
+secrets (at most 1 MiB): keys and passwords. Vault-format shares cannot hold
+an empty secret.
 
 Every file is created with mode 0600, written under a temporary name and
-renamed into place once all are complete: a failed or interrupted run leaves
-no share behind. Existing files are not overwritten without -f.
+renamed into place once all are complete: a failed run leaves no share
+behind, and no folder it made. Existing files are not overwritten without -f.
+
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop split after it
+removes the files and folders it had begun to write; a signal that was
+ignored when split started (as under nohup) stays ignored.
 
 Flags:
 	-n, -parts PARTS          the number of shares to make
 	-t, -threshold THRESHOLD  the number of shares that recover the secret
-	-format FORMAT            ssms (the default), base64 or hex
-	-o, -out PATH             ssms: the folder for the share files, created if
-	                          need be; base64, hex: the file for the shares
-	-name NAME                ssms: name the shares NAME.I-of-N.shamir
-	-decode ENCODING          the secret is hex or base64 text (as combine
+	-o, -out PATH             SSMS shares: the folder for the share files
+	                          ("-" is refused: they are files); with -encode:
+	                          the file for the shares, or "-" for stdout
+	                          (the default)
+	-encode ENCODING          write Vault-format shares in ENCODING, base64
+	                          or hex, instead of SSMS share files
+	-decode ENCODING          the secret is base64 or hex text (as combine
 	                          -encode writes it): split the bytes it stands for
+	-name NAME                SSMS shares: name them NAME.I-of-N.shamir
+	-allowempty               an empty secret is meant: split it
 	-f, -force                overwrite existing files
 	-q, -quiet                no progress bar or summary
 
 Examples:
 
-	shamir split -n 5 -t 3 secret.tar -o backup/
-	tar c photos/ | shamir split -n 3 -t 2 -name photos.tar -o /mnt/usb
-	shamir split -n 5 -t 3 -format base64     # type a password, get 5 lines
-	shamir combine -encode base64 -t 3 old-keys.txt |
-		shamir split -decode base64 -n 7 -t 4 -format base64 -o new-keys.txt
+	shamir split -n 5 -t 3 secret.tar -o backup
+	tar c photos | shamir split -n 3 -t 2 -name photos.tar -o /mnt/usb
+	shamir split -n 5 -t 3 -encode base64     # type a password, get 5 lines
+	shamir combine -encode base64 -t 3 old-keys.txt > key.b64
+	shamir split -decode base64 -n 7 -t 4 -encode base64 -o new-keys.txt key.b64
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -75,119 +85,152 @@ The exit status is 0 on success, 1 on failure and 2 for a usage error.
 // are held in memory and written as one line each.
 const maxTextSecret = 1 << 20
 
+// splitOptions are the flags of split.
+type splitOptions struct {
+	parts, threshold int
+	out, name        string
+	encode, decode   string
+	allowEmpty       bool
+	force, quiet     bool
+}
+
 func runSplit(args []string) error {
 	fs := newFlagSet("split")
-	var (
-		parts, threshold int
-		out, name        string
-		force, quiet     bool
-		format           = &choice{fmtSSMS, []string{fmtSSMS, encBase64, encHex}}
-		decode           = &choice{"", []string{encBase64, encHex}}
-	)
-	intFlag(fs, &parts, "n", "parts")
-	intFlag(fs, &threshold, "t", "threshold")
-	stringFlag(fs, &out, "o", "out")
-	stringFlag(fs, &name, "name")
-	boolFlag(fs, &force, "f", "force")
-	boolFlag(fs, &quiet, "q", "quiet")
-	valueFlag(fs, format, "format")
+	var o splitOptions
+	encode := &choice{"", []string{encBase64, encHex}}
+	decode := &choice{"", []string{encBase64, encHex}}
+	intFlag(fs, &o.parts, "n", "parts")
+	intFlag(fs, &o.threshold, "t", "threshold")
+	stringFlag(fs, &o.out, "o", "out")
+	stringFlag(fs, &o.name, "name")
+	valueFlag(fs, encode, "encode")
 	valueFlag(fs, decode, "decode")
+	boolFlag(fs, &o.allowEmpty, "allowempty")
+	boolFlag(fs, &o.force, "f", "force")
+	boolFlag(fs, &o.quiet, "q", "quiet")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
+	o.encode, o.decode = encode.val, decode.val
 	switch {
-	case parts == 0 && threshold == 0:
+	case o.parts == 0 && o.threshold == 0:
 		return usagef("give the number of shares with -n and how many recover the secret with -t, as in -n 5 -t 3")
-	case parts == 0:
-		return usagef("give the number of shares to make with -n, as in -n 5 -t %d", threshold)
-	case threshold == 0:
-		return usagef("give the number of shares that recover the secret with -t, as in -n %d -t %d", parts, (parts+2)/2)
-	case threshold < 2:
-		return usagef("-t %d: the threshold must be at least 2; with 1, every share would be the secret itself", threshold)
-	case parts > 255:
-		return usagef("-n %d: at most 255 shares can be made", parts)
-	case threshold > parts:
-		return usagef("-t %d is more than the %d shares of -n: the secret could never be recovered", threshold, parts)
+	case o.parts == 0:
+		return usagef("give the number of shares to make with -n, as in -n 5 -t %d", o.threshold)
+	case o.threshold == 0:
+		return usagef("give the number of shares that recover the secret with -t, as in -n %d -t %d", o.parts, (o.parts+2)/2)
+	case o.threshold < 2:
+		return usagef("-t %d: the threshold must be at least 2; with 1, every share would be the secret itself", o.threshold)
+	case o.parts > 255:
+		return usagef("-n %d: at most 255 shares can be made", o.parts)
+	case o.threshold > o.parts:
+		return usagef("-t %d is more than the %d shares of -n: the secret could never be recovered", o.threshold, o.parts)
 	case len(args) > 1:
-		return usagef("one secret at a time; to split several files, tar them first")
-	case name != "" && (strings.ContainsRune(name, os.PathSeparator) || name == "." || name == ".."):
-		return usagef("-name %q: a name, not a path; the folder is -o", name)
-	}
-	if format.val != fmtSSMS && name != "" {
-		return usagef("-name is for ssms share files; -format %s writes lines of text", format.val)
+		return &usageError{msg: fmt.Sprintf("%d files given: one secret at a time", len(args)),
+			hints: []string{"to split several files, make one of them first, as in: tar c FILES | shamir split ... -name NAME.tar"}}
+	case o.name != "" && (strings.ContainsRune(o.name, os.PathSeparator) || strings.ContainsRune(o.name, '/') || o.name == "." || o.name == ".."):
+		return usagef("-name %s: a name, not a path; the folder is -o", quote(o.name))
+	case o.encode != "" && o.name != "":
+		return usagef("-name is for SSMS share files; -encode %s writes lines of text", o.encode)
+	case o.encode == "" && o.out == "-":
+		return &usageError{msg: "-o -: SSMS shares are files, one per share, and -o names their folder",
+			hints: []string{"to write Vault-format shares on stdout, use -encode base64 or -encode hex"}}
 	}
 	input := "-"
 	if len(args) == 1 {
 		input = args[0]
 	}
 
-	in, total, err := openSecret(input)
+	in, total, what, err := openSecret(input, o.allowEmpty)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if decode.val != "" {
-		if in, total, err = decodeSecret(in, decode.val); err != nil {
+	if o.decode != "" {
+		if in, total, err = decodeSecret(in, o.decode); err != nil {
 			return err
 		}
 		defer in.Close()
+		what = fmt.Sprintf("the %s text of %s", o.decode, what)
 	}
-	if format.val == fmtSSMS {
-		if name == "" {
-			name = "secret"
+	// An empty secret is refused before anything is written.
+	br := bufio.NewReaderSize(in, copyBufSize)
+	if _, err := br.Peek(1); err == io.EOF {
+		if !o.allowEmpty {
+			return withHints(fmt.Errorf("the secret is empty: no bytes in %s", what), "if an empty secret is meant, use -allowempty")
+		}
+		if o.encode != "" {
+			return withHints(errors.New("the secret is empty, and Vault-format shares cannot hold an empty secret"),
+				"leave out -encode to make SSMS share files, which can")
+		}
+	} else if err != nil {
+		return readError(what, err)
+	}
+	if o.encode == "" {
+		if o.name == "" {
+			o.name = "secret"
 			if input != "-" {
-				name = filepath.Base(input)
+				o.name = filepath.Base(input)
 			}
 		}
-		return splitSSMS(in, total, input, parts, threshold, out, name, force, quiet)
+		return splitSSMS(br, total, what, o)
 	}
-	return splitText(in, parts, threshold, format.val, out, force, quiet)
+	return splitText(br, what, o)
+}
+
+// readError reports a failure to read the secret from what.
+func readError(what string, err error) error {
+	return fmt.Errorf("reading %s: %v", what, unwrapPath(err))
 }
 
 // openSecret opens the secret to split: a file, stdin, or a secret typed on
-// the terminal. total is its size, or -1 if unknown.
-func openSecret(input string) (io.ReadCloser, int64, error) {
+// the terminal. total is its size, or -1 if unknown; what names it in
+// messages.
+func openSecret(input string, allowEmpty bool) (r io.ReadCloser, total int64, what string, err error) {
 	if input != "-" {
+		what = quote(input)
 		f, err := os.Open(input)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, "", fileError(err)
 		}
 		fi, err := f.Stat()
 		if err != nil {
 			f.Close()
-			return nil, 0, err
+			return nil, 0, "", fileError(err)
 		}
 		if fi.IsDir() {
 			f.Close()
-			return nil, 0, fmt.Errorf("%s is a folder; to split a folder, make one file of it first (tar c %s | shamir split ... -name NAME.tar)", input, input)
+			return nil, 0, "", withHints(fmt.Errorf("%s is a folder", what),
+				fmt.Sprintf("to split a folder, make one file of it first, as in: tar c %s | shamir split ... -name NAME.tar", input))
 		}
 		total := int64(-1)
 		if fi.Mode().IsRegular() {
 			total = fi.Size()
 		}
-		return f, total, nil
+		return f, total, what, nil
 	}
 	if !isTerminal(os.Stdin) {
-		return io.NopCloser(os.Stdin), -1, nil
+		return io.NopCloser(os.Stdin), -1, "stdin", nil
 	}
+	what = "the secret typed"
 	secret, err := readHidden("Secret: ")
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading the secret from the terminal: %v", err)
+		return nil, 0, "", fmt.Errorf("reading the secret from the terminal: %v", err)
 	}
-	if len(secret) == 0 {
-		return nil, 0, errors.New("the secret is empty")
+	if len(secret) == 0 && !allowEmpty {
+		return nil, 0, "", withHints(errors.New("the secret is empty: nothing was typed"), "if an empty secret is meant, use -allowempty")
 	}
 	again, err := readHidden("Secret again: ")
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading the secret from the terminal: %v", err)
+		return nil, 0, "", fmt.Errorf("reading the secret from the terminal: %v", err)
 	}
 	defer zero(again)
 	if !bytes.Equal(secret, again) {
 		zero(secret)
-		return nil, 0, errors.New("the two secrets typed differ; nothing was written")
+		return nil, 0, "", errors.New("the two secrets typed differ; nothing was written")
 	}
-	return &secretBuffer{bytes.NewReader(secret), secret}, int64(len(secret)), nil
+	return &secretBuffer{bytes.NewReader(secret), secret}, int64(len(secret)), what, nil
 }
 
 // decodeSecret reads a secret written as hex or base64 text (as combine
@@ -196,7 +239,7 @@ func decodeSecret(in io.Reader, enc string) (io.ReadCloser, int64, error) {
 	text, err := io.ReadAll(io.LimitReader(in, 4*maxTextSecret+1))
 	defer zero(text)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("-decode %s: reading the input: %v", enc, unwrapPath(err))
 	}
 	if len(text) > 4*maxTextSecret {
 		return nil, 0, fmt.Errorf("-decode %s: the input is over %d MiB; -decode is for keys and passwords", enc, 4*maxTextSecret>>20)
@@ -230,39 +273,41 @@ func (s *secretBuffer) Close() error {
 }
 
 // splitText splits the secret from in into Vault-format shares, written one
-// per line to the file out, or to stdout.
-func splitText(in io.Reader, parts, threshold int, enc, out string, force, quiet bool) error {
+// per line to the file o.out, or to stdout.
+func splitText(in io.Reader, what string, o splitOptions) error {
 	secret, err := io.ReadAll(io.LimitReader(in, maxTextSecret+1))
 	defer zero(secret)
 	if err != nil {
-		return err
+		return readError(what, err)
 	}
-	switch {
-	case len(secret) == 0:
-		return errors.New("the secret is empty")
-	case len(secret) > maxTextSecret:
-		return fmt.Errorf("the secret is over %d MiB: too big for Vault-format shares, which are one line of text each; leave out -format to make ssms share files", maxTextSecret>>20)
+	if len(secret) > maxTextSecret {
+		return withHints(fmt.Errorf("the secret is over %d MiB: too big for Vault-format shares, which are one line of text each", maxTextSecret>>20),
+			"leave out -encode to make SSMS share files")
 	}
-	shares, err := shamir.Split(secret, parts, threshold)
+	shares, err := shamir.Split(secret, o.parts, o.threshold)
 	if err != nil {
 		return err
 	}
 	var w io.Writer = os.Stdout
+	dest := "stdout"
 	var set *outputSet
-	if out != "" && out != "-" {
-		set = newOutputSet(force)
+	if o.out != "" && o.out != "-" {
+		set = newOutputSet(o.force)
 		defer set.abort()
-		f, err := set.create(out)
+		f, err := set.create(o.out)
 		if err != nil {
 			return err
 		}
-		w = f
+		w, dest = &destWriter{f, o.out}, quote(o.out)
 	}
 	bw := bufio.NewWriter(w)
 	for _, s := range shares {
-		fmt.Fprintln(bw, encodeTextShare(s, enc))
+		fmt.Fprintln(bw, encodeTextShare(s, o.encode))
 	}
 	if err := bw.Flush(); err != nil {
+		if set == nil {
+			return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
+		}
 		return err
 	}
 	if set != nil {
@@ -270,12 +315,32 @@ func splitText(in io.Reader, parts, threshold int, enc, out string, force, quiet
 			return err
 		}
 	}
-	if !quiet {
-		where := ""
-		if set != nil {
-			where = " in " + out
-		}
-		fmt.Fprintf(os.Stderr, "shamir split: %d %s shares%s, one per line; any %d recover the secret\n", parts, enc, where, threshold)
+	if !o.quiet {
+		sayf(os.Stderr, "wrote %s to %s, one per line; any %d recover the secret", count(o.parts, o.encode+" share"), dest, o.threshold)
 	}
 	return nil
 }
+
+// A destWriter writes a file of an outputSet, and names the destination,
+// not the temporary file, in its errors.
+type destWriter struct {
+	f    *os.File
+	dest string
+}
+
+func (w *destWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil {
+		err = &writeError{w.dest, unwrapPath(err)}
+	}
+	return n, err
+}
+
+// A writeError is a failure to write the file dest.
+type writeError struct {
+	dest string
+	err  error
+}
+
+func (e *writeError) Error() string { return fmt.Sprintf("writing %s: %v", quote(e.dest), e.err) }
+func (e *writeError) Unwrap() error { return e.err }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/gf256/shamir"
 )
@@ -24,77 +25,96 @@ func shareFileName(name string, i, parts int) string {
 	return fmt.Sprintf("%s.%d-of-%d.shamir", name, i, parts)
 }
 
-// splitSSMS splits the secret from in into parts SSMS share files in the
-// folder dir, any threshold of which recover it.
-func splitSSMS(in io.Reader, total int64, input string, parts, threshold int, dir, name string, force, quiet bool) error {
+// splitSSMS splits the secret from in, which what names, into SSMS share
+// files in the folder o.out.
+func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
+	dir := o.out
 	if dir == "" {
 		dir = "."
 	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return fmt.Errorf("%s is a file; with ssms shares, -o names the folder to write them in", dir)
+		return withHints(fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir)),
+			"to write Vault-format shares into a file, use -encode base64 or -encode hex")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	set := newOutputSet(o.force)
+	defer set.abort()
+	if err := set.mkdirAll(dir); err != nil {
 		return err
 	}
-	set := newOutputSet(force)
-	defer set.abort()
-	bufs := make([]*bufio.Writer, parts)
-	ws := make([]io.Writer, parts)
-	for i := range parts {
-		f, err := set.create(filepath.Join(dir, shareFileName(name, i+1, parts)))
+	paths := make([]string, o.parts)
+	bufs := make([]*bufio.Writer, o.parts)
+	ws := make([]io.Writer, o.parts)
+	for i := range o.parts {
+		paths[i] = filepath.Join(dir, shareFileName(o.name, i+1, o.parts))
+		f, err := set.create(paths[i])
 		if err != nil {
 			return err
 		}
-		bufs[i] = bufio.NewWriterSize(f, copyBufSize)
+		bufs[i] = bufio.NewWriterSize(&destWriter{f, paths[i]}, copyBufSize)
 		ws[i] = bufs[i]
 	}
-	sw, err := newSplitWriter(ws, threshold)
+	sw, err := shamir.NewSplitWriter(ws, o.threshold)
 	if err != nil {
 		return err
 	}
-	label := "splitting " + pick(input == "-", "stdin", input)
-	p := startProgress(label, total, quiet)
+	p := startProgress("splitting "+what, total, o.quiet)
 	_, err = io.CopyBuffer(sw, p.reader(in), make([]byte, copyBufSize))
 	p.stop()
-	if err != nil {
-		return err
-	}
-	if err := sw.Close(); err != nil {
-		return err
+	if err == nil {
+		err = sw.Close()
 	}
 	for _, b := range bufs {
-		if err := b.Flush(); err != nil {
-			return err
+		if err != nil {
+			break
 		}
+		err = b.Flush()
+	}
+	if err != nil {
+		// A share that could not be written is named by its file; the
+		// library's message would number it from 0.
+		var we *writeError
+		if errors.As(err, &we) {
+			return we
+		}
+		return readError(what, err)
 	}
 	if err := set.commit(); err != nil {
 		return err
 	}
-	if !quiet {
-		first := filepath.Join(dir, shareFileName(name, 1, parts))
-		fmt.Fprintf(os.Stderr, "shamir split: wrote %d shares: %s … %s; any %d recover the secret\n",
-			parts, first, shareFileName(name, parts, parts), threshold)
+	if !o.quiet {
+		sayf(os.Stderr, "wrote %d shares, %s to %s; any %d recover the secret",
+			o.parts, quote(paths[0]), quote(paths[o.parts-1]), o.threshold)
 	}
 	return nil
 }
 
-// combineSSMS recovers the secret from SSMS share files.
-func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
-	if len(set.files) == 0 {
-		reportProblems(cmd, set.bad)
-		return errors.New("no usable shares; give share files, a folder of them, or Vault-format shares (run \"shamir " + cmd + " -h\" for how)")
+// checkSSMSThreshold checks a -t given with SSMS shares, which record their
+// threshold, against their headers.
+func checkSSMSThreshold(set *shareSet, t int) error {
+	if t == 0 {
+		return nil
+	}
+	for _, s := range set.ssms {
+		if s.hasHdr && s.info.Threshold != t {
+			return withHints(fmt.Errorf("-t %d, but the SSMS share %s was made with threshold %d", t, s.where, s.info.Threshold),
+				"SSMS shares record their threshold: leave out -t")
+		}
+	}
+	return nil
+}
+
+// combineSSMS recovers the secret from SSMS shares.
+func combineSSMS(set *shareSet, opts outputOptions) error {
+	if len(set.ssms) == 0 {
+		reportBad(os.Stderr, set.notSSMS)
+		return errors.New("no SSMS share among the inputs can be read")
 	}
 	if err := intoFolder(set, &opts); err != nil {
 		return err
 	}
-	readers, closeAll, err := openSSMS(set)
+	cr, err := shamir.NewCombineReader(set.readers())
 	if err != nil {
-		return err
-	}
-	defer closeAll()
-	cr, err := newCombineReader(readers)
-	if err != nil {
-		return ssmsFailure(cmd, set, err)
+		return ssmsFailure(set, err)
 	}
 	p := startProgress("combining", set.secretSize(), opts.quiet)
 	r := p.reader(cr)
@@ -107,10 +127,13 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 	n, err := io.CopyBuffer(w, r, make([]byte, copyBufSize))
 	p.stop()
 	if err != nil {
-		if n > 0 && w.held == nil && (opts.path == "" || opts.path == "-") {
-			err = fmt.Errorf("%w\n\tthe secret written to stdout is incomplete: discard it", ssmsFailure(cmd, set, err))
-		} else {
-			err = ssmsFailure(cmd, set, err)
+		var we *writeError
+		if errors.As(err, &we) {
+			return we
+		}
+		err = ssmsFailure(set, err)
+		if n > 0 && w.toStdout() {
+			err = withHints(err, "the secret written to stdout is incomplete: discard it")
 		}
 		return err
 	}
@@ -120,25 +143,34 @@ func combineSSMS(cmd string, set *shareSet, opts outputOptions) error {
 	// The whole secret was read, so it is good; the shares found bad on
 	// the way are to be replaced.
 	found := cr.BadShares()
-	set.bad = append(set.bad, badSSMS(set, found)...)
-	reportProblems(cmd, set.bad)
-	summarize(cmd, len(set.files)-len(found), set.bad, opts)
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, found)...)
+	reportBad(os.Stderr, bad)
+	summarize(len(set.ssms)-len(found), bad, opts)
 	return nil
+}
+
+// readers returns the readers of the SSMS shares, in order.
+func (set *shareSet) readers() []io.Reader {
+	rs := make([]io.Reader, len(set.ssms))
+	for i, s := range set.ssms {
+		rs[i] = s.r
+	}
+	return rs
 }
 
 // secretSize estimates the size of the secret from the first share's, for
 // the progress bar: each share holds about 1/threshold of it. It returns -1
 // when that is not known.
 func (set *shareSet) secretSize() int64 {
-	f := set.files[0]
-	if f.size < 0 || f.threshold == 0 {
+	s := set.ssms[0]
+	if s.size < 0 || !s.hasHdr {
 		return -1
 	}
-	return f.size * int64(f.threshold)
+	return s.size * int64(s.info.Threshold)
 }
 
 // intoFolder lets -o name a folder: the secret is written in it under the
-// name its share files carry, as in "shamir combine backup/ -o restored/".
+// name its share files carry, as in "shamir combine backup -o restored".
 func intoFolder(set *shareSet, opts *outputOptions) error {
 	if opts.path == "" || opts.path == "-" {
 		return nil
@@ -146,15 +178,16 @@ func intoFolder(set *shareSet, opts *outputOptions) error {
 	if fi, err := os.Stat(opts.path); err != nil || !fi.IsDir() {
 		return nil
 	}
-	var paths []string
-	for _, f := range set.files {
-		paths = append(paths, f.where)
+	name := ""
+	for _, s := range set.ssms {
+		n, ok := secretName(s.path)
+		if !ok || name != "" && n != name {
+			return withHints(fmt.Errorf("%s is a folder, and the names of the share files do not tell the secret's", quote(opts.path)),
+				"name a file with -o")
+		}
+		name = n
 	}
-	names := secretNames(paths)
-	if len(names) != 1 {
-		return fmt.Errorf("%s is a folder, and the names of the share files do not tell the secret's; name a file with -o", opts.path)
-	}
-	opts.path = filepath.Join(opts.path, names[0])
+	opts.path = filepath.Join(opts.path, name)
 	return nil
 }
 
@@ -167,9 +200,9 @@ func badSSMS(set *shareSet, found []shamir.BadShare) []problem {
 			why = b.Reason.String()
 		}
 		if b.Err != nil {
-			why += ": " + b.Err.Error()
+			why += ": " + unwrapPath(b.Err).Error()
 		}
-		bad = append(bad, problem{set.files[b.Position].where, "bad share: " + why})
+		bad = append(bad, problem{set.ssms[b.Position].where, why})
 	}
 	return bad
 }
@@ -189,47 +222,31 @@ var reasons = map[shamir.Reason]string{
 
 // ssmsFailure reports the shares found bad and explains why the secret could
 // not be recovered from SSMS shares.
-func ssmsFailure(cmd string, set *shareSet, err error) error {
+func ssmsFailure(set *shareSet, err error) error {
 	var ce *shamir.CombineError
 	if !errors.As(err, &ce) {
-		reportProblems(cmd, set.bad)
+		reportBad(os.Stderr, set.notSSMS)
 		return err
 	}
-	set.bad = append(set.bad, badSSMS(set, ce.Bad)...)
-	reportProblems(cmd, set.bad)
-	msg := ce.Err.Error()
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, ce.Bad)...)
+	reportBad(os.Stderr, bad)
+	msg := "the secret was not recovered"
+	if ce.Err != nil {
+		msg = ce.Err.Error()
+	}
 	if ce.Needed > 0 {
-		msg += fmt.Sprintf(": %s, %d needed", countShares(ce.Good, "good share"), ce.Needed)
+		msg += fmt.Sprintf(": %s, %d needed", count(ce.Good, "good share"), ce.Needed)
 	}
-	if errors.Is(err, shamir.ErrNotEnoughShares) {
-		msg += "\n\tadd shares"
-		if len(set.bad) > 0 {
-			msg += ", or replace the bad ones"
-		}
+	err = errors.New(msg)
+	if errors.Is(ce, shamir.ErrNotEnoughShares) {
+		err = withHints(err, "add shares"+pick(len(bad) > 0, ", or replace the bad ones", ""))
 	}
-	return errors.New(msg)
+	return err
 }
 
-// openSSMS opens the SSMS shares of set for reading. closeAll closes them.
-func openSSMS(set *shareSet) (readers []io.Reader, closeAll func(), err error) {
-	var files []*os.File
-	closeAll = func() {
-		for _, f := range files {
-			f.Close()
-		}
+// reportBad prints a line for each bad share.
+func reportBad(w io.Writer, bad []problem) {
+	for _, p := range bad {
+		sayf(w, "bad share %s: %s", p.where, p.why)
 	}
-	for _, sf := range set.files {
-		if sf.path == "" {
-			readers = append(readers, set.stdin)
-			continue
-		}
-		f, err := os.Open(sf.path)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		files = append(files, f)
-		readers = append(readers, bufio.NewReaderSize(f, copyBufSize))
-	}
-	return readers, closeAll, nil
 }

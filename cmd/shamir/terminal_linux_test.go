@@ -146,7 +146,7 @@ func (se *session) wait() int {
 func TestTerminalSecret(t *testing.T) {
 	dir := t.TempDir()
 	const secret = "correct horse battery staple"
-	se := startSession(t, dir, true, false, true, nil, "split", "-n", "3", "-t", "2", "-format", "base64")
+	se := startSession(t, dir, true, false, true, nil, "split", "-n", "3", "-t", "2", "-encode", "base64")
 	se.typeLine("Secret: ", secret)
 	se.typeLine("Secret again: ", secret)
 	if code := se.wait(); code != 0 {
@@ -175,7 +175,7 @@ func TestTerminalSecret(t *testing.T) {
 // shown.
 func TestTerminalShares(t *testing.T) {
 	dir := t.TempDir()
-	r := must(t, runCmd(t, dir, strings.NewReader("s3cret"), "split", "-n", "3", "-t", "2", "-format", "hex"), "split")
+	r := must(t, runCmd(t, dir, strings.NewReader("s3cret"), "split", "-n", "3", "-t", "2", "-encode", "hex"), "split")
 	lines := splitLines(r.stdout)
 	se := startSession(t, dir, true, false, true, nil, "combine")
 	se.typeLine("Share 1: ", lines[1])
@@ -193,13 +193,13 @@ func TestTerminalShares(t *testing.T) {
 }
 
 // TestTerminalOutput checks that combine prints text secrets on a terminal
-// but refuses binary ones unless asked.
+// but refuses binary ones unless asked with -o -.
 func TestTerminalOutput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "text", []byte("a printable secret\n"))
 	writeFile(t, dir, "binary", []byte("\x00\x01\x1b[2Jbinary"))
 	for _, name := range []string{"text", "binary"} {
-		must(t, runCmd(t, dir, nil, "split", "-n", "2", "-t", "2", "-format", "hex", name, "-o", name+".keys"), "split")
+		must(t, runCmd(t, dir, nil, "split", "-n", "2", "-t", "2", "-encode", "hex", name, "-o", name+".keys"), "split")
 	}
 	show := func(args ...string) (int, string) {
 		se := startSession(t, dir, false, true, true, nil, args...)
@@ -216,8 +216,8 @@ func TestTerminalOutput(t *testing.T) {
 	if code, screen := show("combine", "binary.keys", "-encode", "hex"); code != 0 || !strings.Contains(screen, "0001") {
 		t.Errorf("binary secret -encode hex: exit %d:\n%q", code, screen)
 	}
-	if code, screen := show("combine", "binary.keys", "-f"); code != 0 || !strings.Contains(screen, "binary") {
-		t.Errorf("binary secret -f: exit %d:\n%q", code, screen)
+	if code, screen := show("combine", "binary.keys", "-o", "-"); code != 0 || !strings.Contains(screen, "binary") {
+		t.Errorf("binary secret -o -: exit %d:\n%q", code, screen)
 	}
 }
 

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -26,7 +26,7 @@ const (
 // A textShare is one Vault-format share as read from the command line, a
 // file or stdin.
 type textShare struct {
-	where string // for messages: "keys.txt:3", "argument 2", "stdin:1"
+	where string // for messages: `"keys.txt" line 3`, "stdin line 1", "-share 2"
 	token string // the share as written
 	data  []byte // decoded by decodeTextShares
 }
@@ -44,23 +44,23 @@ var labelled = regexp.MustCompile(`^(?:[A-Za-z]+ )*Key \d+: *(\S+)$`)
 // readTextShares reads shares from text, one per line. It skips blank lines
 // and lines starting with #. When the text contains vault operator init's
 // labelled key lines, it takes the keys from those and ignores the other
-// lines (the root token and the prose); otherwise every other line must be
-// a share. It also reads the JSON that vault operator init -format=json
-// prints, and then returns the threshold recorded there (otherwise 0). name
-// labels the lines in messages.
-func readTextShares(r io.Reader, name string) (shares []textShare, threshold int, err error) {
+// lines (the root token and the prose); otherwise every other line is taken
+// for a share, and those that do not decode are reported as bad shares, by
+// line. It also reads the JSON that vault operator init -format=json prints,
+// and then returns the threshold recorded there and the name of its field
+// (otherwise 0 and ""). where names the input in messages.
+func readTextShares(r io.Reader, where string) (shares []textShare, threshold int, field string, err error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTextInput+1))
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", fmt.Errorf("reading it: %v", unwrapPath(err))
 	}
 	if len(data) > maxTextInput {
-		return nil, 0, fmt.Errorf("%s: more than %d MiB of text; Vault-format shares are one short line each", name, maxTextInput>>20)
+		return nil, 0, "", fmt.Errorf("more than %d MiB of text, where Vault-format shares are one short line each", maxTextInput>>20)
 	}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		return readVaultJSON(t, name)
+		return readVaultJSON(t, where)
 	}
-	shares, err = readLines(data, name)
-	return shares, 0, err
+	return readLines(data, where), 0, "", nil
 }
 
 // vaultInit is the part of the output of vault operator init -format=json
@@ -73,72 +73,68 @@ type vaultInit struct {
 	RecoveryKeysThreshold int      `json:"recovery_keys_threshold"`
 }
 
-func readVaultJSON(data []byte, name string) ([]textShare, int, error) {
+func readVaultJSON(data []byte, where string) ([]textShare, int, string, error) {
 	var v vaultInit
 	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, 0, fmt.Errorf("%s: not the JSON of vault operator init: %v", name, err)
+		return nil, 0, "", fmt.Errorf("JSON, but not that of vault operator init: %v", err)
 	}
-	keys, field, t := v.UnsealKeysB64, "unseal_keys_b64", v.UnsealThreshold
+	keys, field, t, tfield := v.UnsealKeysB64, "unseal_keys_b64", v.UnsealThreshold, "unseal_threshold"
 	if len(keys) == 0 {
-		keys, field, t = v.RecoveryKeysB64, "recovery_keys_b64", v.RecoveryKeysThreshold
+		keys, field, t, tfield = v.RecoveryKeysB64, "recovery_keys_b64", v.RecoveryKeysThreshold, "recovery_keys_threshold"
 	}
 	if len(keys) == 0 {
-		return nil, 0, fmt.Errorf("%s: JSON without unseal_keys_b64 or recovery_keys_b64", name)
+		return nil, 0, "", errors.New("JSON without unseal_keys_b64 or recovery_keys_b64")
 	}
 	var shares []textShare
 	for i, k := range keys {
-		shares = append(shares, textShare{where: fmt.Sprintf("%s: %s[%d]", name, field, i), token: k})
+		shares = append(shares, textShare{where: fmt.Sprintf("%s %s[%d]", where, field, i), token: k})
 	}
-	return shares, t, nil
+	if t == 0 {
+		tfield = ""
+	}
+	return shares, t, tfield, nil
 }
 
 // readLines reads the shares in data one per line; see readTextShares.
-func readLines(data []byte, name string) ([]textShare, error) {
+func readLines(data []byte, where string) []textShare {
 	var (
 		shares   []textShare
 		others   []textShare // lines that are not labelled keys
 		hasLabel bool
 	)
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	sc.Buffer(nil, maxTextInput+1)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		where := fmt.Sprintf("%s:%d", name, n)
+		loc := fmt.Sprintf("%s line %d", where, n+1)
 		if m := labelled.FindStringSubmatch(line); m != nil {
 			hasLabel = true
-			shares = append(shares, textShare{where: where, token: m[1]})
+			shares = append(shares, textShare{where: loc, token: m[1]})
 			continue
 		}
-		others = append(others, textShare{where: where, token: line})
+		others = append(others, textShare{where: loc, token: line})
 	}
 	if !hasLabel {
 		// Bare lines, as split writes them. Any that is no share is
 		// reported when decoded, by line number.
 		shares = others
 	}
-	return shares, sc.Err()
-}
-
-// A problem is a share that cannot be used, and why.
-type problem struct {
-	where string
-	why   string
+	return shares
 }
 
 // decodeTextShares decodes the tokens of shares in place and returns the
 // shares that decoded, and a problem for each that did not. With enc empty it
-// tells the encoding itself: hex when every token is hex, else base64. Hex
-// digits are also base64 characters, so the choice is made for the whole set:
-// random base64 of a few characters can by chance be all hex digits, but a
-// whole set of shares cannot.
-func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []problem, usedEnc string) {
+// tells the encoding itself, from the tokens that decode as shares in either
+// (a line that is no share has no say): hex when every one of them is hex,
+// else base64. Hex digits are also base64 characters, so the choice is made
+// for the whole set: random base64 of a few characters can by chance be all
+// hex digits, but a whole set of shares cannot.
+func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []problem) {
 	if enc == "" {
 		enc = encHex
 		for _, s := range shares {
-			if !isHex(s.token) {
+			if decodesAsShare(s.token, "") && !isHex(s.token) {
 				enc = encBase64
 				break
 			}
@@ -146,22 +142,35 @@ func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []p
 	}
 	for _, s := range shares {
 		var err error
-		if enc == encHex {
-			s.data, err = hex.DecodeString(s.token)
-		} else {
-			s.data, err = decodeBase64(s.token)
-		}
+		s.data, err = decodeToken(s.token, enc)
 		if err != nil {
-			why := "not a " + enc + " share"
-			if strings.HasPrefix(s.where, "argument ") {
-				why = "no such file, and " + why
-			}
-			bad = append(bad, problem{s.where, why})
+			bad = append(bad, problem{s.where, "not a " + enc + " share"})
 			continue
 		}
 		good = append(good, s)
 	}
-	return good, bad, enc
+	return good, bad
+}
+
+func decodeToken(tok, enc string) ([]byte, error) {
+	if enc == encHex {
+		return hex.DecodeString(tok)
+	}
+	return decodeBase64(tok)
+}
+
+// decodesAsShare reports whether tok decodes, in enc or (if enc is empty) in
+// hex or base64, into bytes that can be a Vault-format share: at least two.
+func decodesAsShare(tok, enc string) bool {
+	for _, e := range []string{encHex, encBase64} {
+		if enc != "" && e != enc {
+			continue
+		}
+		if b, err := decodeToken(tok, e); err == nil && len(b) >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 func isHex(s string) bool {
@@ -225,7 +234,7 @@ func sortOutTextShares(shares []textShare) (good []textShare, bad []problem, err
 		for _, s := range shares {
 			lens = append(lens, fmt.Sprintf("%s: %d bytes", s.where, len(s.data)))
 		}
-		return nil, nil, fmt.Errorf("the shares are of different lengths, as many of one as of another, so which belong to the secret cannot be told:\n\t%s", strings.Join(lens, "\n\t"))
+		return nil, nil, fmt.Errorf("the shares are of different lengths, as many of one as of another, so which belong to the secret cannot be told:\n%s", strings.Join(lens, "\n"))
 	}
 	byX := map[byte]int{} // x coordinate -> index into good
 	dropX := map[byte]bool{}

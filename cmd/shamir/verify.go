@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/gf256/shamir"
 )
@@ -13,97 +14,107 @@ var cmdVerify = &command{
 	name:  "verify",
 	short: "check shares without recovering the secret",
 	run:   runVerify,
-	help: `usage: shamir verify [flags] [SHARE | FILE | FOLDER | GLOB | - ...]
+	help: `usage: shamir verify [flags] [PATH ... | -]
 
 Verify checks that shares are sound and belong together, without writing the
-secret anywhere. It takes the same arguments as combine.
+secret anywhere. It takes the same arguments as combine: paths of share files
+and of folders of them, "-" for stdin, shares on stdin when no path is
+given, and -share.
 
 SSMS share files are checked whole: their headers, and the authentication of
 all their data. Vault-format shares record neither the threshold nor any
 checksum; they can only be checked against each other, which needs the
-threshold (-t) and more shares than it: with T+r shares, up to r bad ones
-are detected and up to r/2 are named.
+threshold (-t, or the JSON of vault operator init) and more shares than it:
+with T+r shares, up to r bad ones are detected and up to r/2 are named.
 
-Verify names each bad share by file name or line, and exits with status 0
-when all the shares given are good, 1 when any is bad or nothing could be
-checked, and 2 for a usage error.
+Verify names each bad share by file and line, and exits with status 0 when
+all the shares given are good, 1 when any is bad or nothing could be
+checked, and 2 for a usage error. Files that hold no share are ignored, with
+a note, and not counted.
+
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
+file; a signal that was ignored when verify started stays ignored.
 
 Flags:
-	-t, -threshold T     the threshold of Vault-format shares (required for them)
-	-format FORMAT       the shares' format: auto (the default), ssms, base64, hex
+	-t, -threshold T     the threshold of Vault-format shares (required for
+	                     them, unless their JSON gives it)
+	-decode ENCODING     the shares are Vault-format text in ENCODING,
+	                     base64 or hex
+	-share SHARE         a Vault-format share itself (may be repeated);
+	                     other users can read it in ps: prefer stdin
 	-q, -quiet           print only problems
 
 Examples:
 
-	shamir verify backup/
+	shamir verify backup
 	shamir verify -t 3 unseal-keys.txt
 `,
 }
 
 func runVerify(args []string) error {
 	fs := newFlagSet("verify")
-	var (
-		threshold int
-		quiet     bool
-		format    = &choice{fmtAuto, []string{fmtAuto, fmtSSMS, encBase64, encHex}}
-	)
-	intFlag(fs, &threshold, "t", "threshold")
-	boolFlag(fs, &quiet, "q", "quiet")
-	valueFlag(fs, format, "format")
-	set, err := parseShareArgs(fs, args, &threshold, format)
+	var rf readFlags
+	rf.register(fs)
+	set, err := rf.gather(fs, args)
 	if err != nil {
 		return err
 	}
-	if set.isSSMS(format.val) {
-		return verifySSMS(set, quiet)
+	defer set.close()
+	ssms, err := set.decideFormat("verify")
+	if !rf.quiet {
+		noteIgnored(os.Stderr, set.ignored)
 	}
-	if threshold == 0 {
-		threshold = set.threshold
+	if err != nil {
+		return err
 	}
-	if threshold == 0 {
+	if ssms {
+		if err := checkSSMSThreshold(set, rf.threshold); err != nil {
+			return err
+		}
+		return verifySSMS(set, rf.quiet)
+	}
+	t := newThreshold(rf.threshold, set)
+	if t.t == 0 {
 		return usagef("Vault-format shares do not record their threshold: give it with -t")
 	}
-	good, bad, err := usableTextShares("verify", set, format.val)
+	good, bad, err := usableTextShares(set, rf.decode.val)
 	if err != nil {
 		return err
 	}
-	if len(good) <= threshold {
-		reportProblems("verify", bad)
-		return fmt.Errorf("%s: any %d shares agree, so there is nothing to check them against; give at least %d",
-			countShares(len(good), "usable share"), threshold, threshold+1)
+	if len(good) <= t.t {
+		reportBad(os.Stderr, bad)
+		return withHints(fmt.Errorf("%s (%s): any %d shares agree, so there is nothing to check them against",
+			count(len(good), "good share"), t, t.t), fmt.Sprintf("give at least %d shares", t.t+1))
 	}
 	parts := make([][]byte, len(good))
 	for i, s := range good {
 		parts[i] = s.data
 	}
-	found, err := verifyParts(parts, threshold)
-	if errors.Is(err, shamir.ErrInconsistentShares) {
-		reportProblems("verify", bad)
-		return fmt.Errorf("the %d shares do not agree with each other, and which are bad cannot be told: "+
-			"give more shares, or check that -t %d is the threshold they were made with", len(good), threshold)
-	}
+	found, err := shamir.Verify(parts, t.t)
 	if err != nil {
-		reportProblems("verify", bad)
-		return err
+		reportBad(os.Stderr, bad)
+		return explainCombineError(err, t, len(good))
 	}
 	for _, b := range found {
 		bad = append(bad, problem{good[b.Position].where, disagrees})
 	}
-	return verdict(len(good)-len(bad), bad, quiet)
+	return verdict(len(good)-len(found), bad, rf.quiet)
 }
 
 // verdict reports the outcome of verify: success when nothing was bad.
-func verdict(ok int, bad []problem, quiet bool) error {
-	for _, p := range bad {
-		fmt.Fprintf(os.Stderr, "shamir verify: BAD %s: %s\n", p.where, p.why)
-	}
+func verdict(good int, bad []problem, quiet bool) error {
+	reportBad(os.Stderr, bad)
 	if len(bad) > 0 {
-		fmt.Fprintf(os.Stderr, "shamir verify: %s bad, %s good; replace the bad ones\n",
-			countShares(len(bad), "input is", "inputs are"), countShares(ok, "share is", "shares are"))
+		sayf(os.Stderr, "%s bad, %s good; replace the bad %s",
+			count(len(bad), "share is", "shares are"), count(good, "share is", "shares are"), pick(len(bad) == 1, "one", "ones"))
 		return errSilent
 	}
 	if !quiet {
-		fmt.Fprintf(os.Stderr, "shamir verify: all %s good\n", countShares(ok, "share is", "shares are"))
+		if good == 1 {
+			sayf(os.Stderr, "the share is good")
+		} else {
+			sayf(os.Stderr, "all %d shares are good", good)
+		}
 	}
 	return nil
 }
@@ -112,24 +123,20 @@ func verdict(ok int, bad []problem, quiet bool) error {
 // throwing it away: the reader checks the headers, authenticates every chunk
 // and checks every share's data against it.
 func verifySSMS(set *shareSet, quiet bool) error {
-	if len(set.files) == 0 {
-		reportProblems("verify", set.bad)
-		return errors.New("no usable shares")
+	if len(set.ssms) == 0 {
+		reportBad(os.Stderr, set.notSSMS)
+		return errors.New("no SSMS share among the inputs can be read")
 	}
-	readers, closeAll, err := openSSMS(set)
-	if err != nil {
-		return err
-	}
-	defer closeAll()
-	cr, err := newCombineReader(readers)
+	cr, err := shamir.NewCombineReader(set.readers())
 	if err == nil {
 		p := startProgress("verifying", set.secretSize(), quiet)
 		_, err = io.Copy(io.Discard, p.reader(cr))
 		p.stop()
 	}
 	if err != nil {
-		return ssmsFailure("verify", set, err)
+		return ssmsFailure(set, err)
 	}
-	set.bad = append(set.bad, badSSMS(set, cr.BadShares())...)
-	return verdict(len(set.files)-len(set.bad), set.bad, quiet)
+	found := cr.BadShares()
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, found)...)
+	return verdict(len(set.ssms)-len(found), bad, quiet)
 }

@@ -1,0 +1,58 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var signalsByName = map[string]os.Signal{
+	"INT":  syscall.SIGINT,
+	"TERM": syscall.SIGTERM,
+	"HUP":  syscall.SIGHUP,
+	"QUIT": syscall.SIGQUIT,
+}
+
+func init() {
+	helperCmds["limitfsize"] = limitFsizeMain
+}
+
+func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo NAME")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o600))
+}
+
+// limitFsizeMain is the program limitfsize: it limits the size of the files
+// that it and its children write (RLIMIT_FSIZE), then runs its arguments.
+// Writes past the limit then fail with EFBIG: Go programs ignore SIGXFSZ.
+func limitFsizeMain() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: limitfsize BYTES PROG [ARGS...]")
+		os.Exit(2)
+	}
+	n, err := strconv.ParseUint(os.Args[1], 10, 64)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "limitfsize:", err)
+		os.Exit(2)
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+		fmt.Fprintln(os.Stderr, "limitfsize:", err)
+		os.Exit(2)
+	}
+	path, err := exec.LookPath(os.Args[2])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "limitfsize:", err)
+		os.Exit(2)
+	}
+	err = syscall.Exec(path, os.Args[2:], os.Environ())
+	fmt.Fprintln(os.Stderr, "limitfsize:", err)
+	os.Exit(2)
+}

@@ -36,6 +36,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -58,7 +59,26 @@ func TestMain(m *testing.M) {
 	if _, ok := os.LookupEnv("GORACE"); !ok {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
+	if filepath.Base(os.Args[0]) != "shamir" {
+		unignoreSignals()
+	}
 	testscript.Main(m, helperCmds)
+}
+
+// unignoreSignals undoes, for the commands the transcripts start, an
+// ignored disposition of the signals they test that this test binary
+// inherited: a test run started in the background by a shell, or under
+// nohup, has SIGINT and SIGQUIT, or SIGHUP, ignored, and would pass that on
+// to every command, whose signal transcripts would then wait for a signal
+// that cannot arrive. A handled signal is reset to its default in a child
+// (an ignored one is not), so such signals are handled here, and dropped;
+// the others keep their default, so that Ctrl-C still stops the tests.
+func unignoreSignals() {
+	for _, sig := range stopSignals {
+		if signal.Ignored(sig) {
+			signal.Notify(make(chan os.Signal, 1), sig)
+		}
+	}
 }
 
 func TestScripts(t *testing.T) {

@@ -97,17 +97,11 @@ func runCombine(args []string) error {
 	}
 	defer set.close()
 	opts := outputOptions{path: out, encode: encode.val, force: force, quiet: rf.quiet}
-	ssms, err := set.decideFormat("combine")
-	if !rf.quiet {
-		noteIgnored(os.Stderr, set.ignored)
-	}
+	ssms, err := rf.format(set, "combine")
 	if err != nil {
 		return err
 	}
 	if ssms {
-		if err := checkSSMSThreshold(set, rf.threshold); err != nil {
-			return err
-		}
 		return combineSSMS(set, opts)
 	}
 	return combineText(set, rf.decode.val, newThreshold(rf.threshold, set), opts)

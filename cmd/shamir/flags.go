@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -181,4 +182,23 @@ func (r *readFlags) gather(fs *flag.FlagSet, args []string) (*shareSet, error) {
 		return nil, usagef("-t %d: the threshold is between 2 and 255", t)
 	}
 	return gatherShares(args, r.shares, r.decode.val)
+}
+
+// format decides which format the gathered shares are, as combine and
+// verify both do: it notes the files ignored (unless -q), and checks a -t
+// given with SSMS shares against their headers.
+func (r *readFlags) format(set *shareSet, cmd string) (ssms bool, err error) {
+	ssms, err = set.decideFormat(cmd)
+	if !r.quiet {
+		noteIgnored(os.Stderr, set.ignored)
+	}
+	if err != nil {
+		return false, err
+	}
+	if ssms {
+		if err := checkSSMSThreshold(set, r.threshold); err != nil {
+			return false, err
+		}
+	}
+	return ssms, nil
 }

@@ -60,17 +60,11 @@ func runVerify(args []string) error {
 		return err
 	}
 	defer set.close()
-	ssms, err := set.decideFormat("verify")
-	if !rf.quiet {
-		noteIgnored(os.Stderr, set.ignored)
-	}
+	ssms, err := rf.format(set, "verify")
 	if err != nil {
 		return err
 	}
 	if ssms {
-		if err := checkSSMSThreshold(set, rf.threshold); err != nil {
-			return err
-		}
 		return verifySSMS(set, rf.quiet)
 	}
 	t := newThreshold(rf.threshold, set)

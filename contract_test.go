@@ -47,9 +47,18 @@ func TestContract(t *testing.T) {
 	given := [][]byte{shares[0], slices.Clone(shares[1]), shares[2][:len(shares[2])-1], other[3], shares[4], shares[5]}
 	given[1][len(given[1])-1] ^= 1
 	want := []BadShare{{Position: 1, Reason: Damaged}, {Position: 2, Reason: Truncated}, {Position: 3, Reason: OtherSplit}}
-	got, bad, err = CombineSSMS(given)
+	info, err := InspectSSMS(shares[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := info.SplitID
+	got, bad, err = CombineSSMSSplit(given, id)
 	if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
-		t.Errorf("CombineSSMS = %d bytes, %v, %v; want the secret, %v, nil", len(got), bad, err, want)
+		t.Errorf("CombineSSMSSplit = %d bytes, %v, %v; want the secret, %v, nil", len(got), bad, err, want)
+	}
+	// Not told the split, it recovers nothing, and says why.
+	if got, bad, err := CombineSSMS(given); got != nil || bad != nil || !errors.Is(err, ErrMixedSplits) {
+		t.Errorf("CombineSSMS of two splits = %d bytes, %v, %v; want ErrMixedSplits", len(got), bad, err)
 	}
 	for _, read := range []struct {
 		name string
@@ -66,7 +75,7 @@ func TestContract(t *testing.T) {
 		for i, s := range given {
 			rs[i] = bytes.NewReader(s)
 		}
-		r, err := NewCombineReader(rs)
+		r, err := NewCombineReaderSplit(rs, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +86,7 @@ func TestContract(t *testing.T) {
 	}
 
 	// Too few good shares: no secret, and the error says why.
-	got, bad, err = CombineSSMS(given[:4])
+	got, bad, err = CombineSSMSSplit(given[:4], id)
 	var ce *CombineError
 	if got != nil || bad != nil || !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) ||
 		ce.Good != 1 || ce.Needed != 3 || !slices.Equal(ce.Bad, want) {
@@ -87,7 +96,7 @@ func TestContract(t *testing.T) {
 	for i, s := range given[:4] {
 		rs[i] = bytes.NewReader(s)
 	}
-	if r, err := NewCombineReader(rs); err == nil {
+	if r, err := NewCombineReaderSplit(rs, id); err == nil {
 		if _, err := io.ReadAll(r); !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) {
 			t.Errorf("io.ReadAll(NewCombineReader) of 1 good share: %v", err)
 		}

@@ -1,6 +1,7 @@
 package shamir
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -27,10 +28,11 @@ var (
 	// given.
 	ErrInconsistentShares = errors.New("shamir: shares are inconsistent, and which are bad cannot be told")
 
-	// ErrMixedSplits means that the shares belong to several splits, each
-	// with enough good shares to be recovered, so which one is meant cannot
-	// be told.
-	ErrMixedSplits = errors.New("shamir: shares of several splits, each complete")
+	// ErrMixedSplits means that SSMS shares of more than one split were
+	// given and the caller did not say which split is meant: the combining
+	// functions never choose one. [CombineError.Splits] describes each;
+	// [CombineSSMSSplit] and [NewCombineReaderSplit] recover the one named.
+	ErrMixedSplits = errors.New("shamir: shares of more than one split")
 )
 
 // A BadShare is a share found bad while combining or verifying.
@@ -66,11 +68,10 @@ const (
 	Truncated
 	// Extended: the share has bytes after its last chunk.
 	Extended
-	// Duplicate: the share repeats, or has the same index or key x
-	// coordinate as, a share given earlier.
+	// Duplicate: the share is a good copy of a share given earlier.
 	Duplicate
-	// OtherSplit: the share belongs to another split than the one
-	// recovered.
+	// OtherSplit: the share belongs to another split than the one named
+	// by the caller.
 	OtherSplit
 	// NotSSMS: the share does not start as an SSMS share does.
 	NotSSMS
@@ -113,8 +114,49 @@ type CombineError struct {
 	// Bad lists the shares found bad, by increasing position.
 	Bad []BadShare
 	// Good is the number of shares of the split not found bad, and Needed
-	// its threshold, or 0 when no share's header could be read.
+	// its threshold, or 0 when no share's header could be read. Copies of
+	// one share count once.
 	Good, Needed int
+	// Splits describes each split whose shares were given, when Err is
+	// [ErrMixedSplits], in the order of their first share; it is nil
+	// otherwise.
+	Splits []SplitShares
+}
+
+// A SplitShares describes the shares of one split among those given to a
+// combining function, when they hold shares of more than one split.
+type SplitShares struct {
+	ID SplitID
+	// Threshold is the split's, as its shares' headers say.
+	Threshold int
+	// Positions are those of the split's shares whose headers could be
+	// read, in increasing order.
+	Positions []int
+	// Good is the number of them found good in the split's first chunk:
+	// their key shares and first records agree with the first chunk, which
+	// opened. It is 0 if the first chunk did not open. Copies of one share
+	// count once.
+	Good int
+}
+
+// A SplitID names an SSMS split: 16 random bytes, the same in the header of
+// every share of the split ([SSMSInfo]).
+type SplitID [16]byte
+
+// String returns the ID as 32 lowercase hexadecimal digits, the form
+// [ParseSplitID] reads.
+func (id SplitID) String() string { return hex.EncodeToString(id[:]) }
+
+// ParseSplitID parses an ID in the form [SplitID.String] writes.
+func ParseSplitID(s string) (SplitID, error) {
+	var id SplitID
+	if len(s) != 2*len(id) {
+		return id, fmt.Errorf("shamir: split ID %q: not %d hexadecimal digits", s, 2*len(id))
+	}
+	if _, err := hex.Decode(id[:], []byte(s)); err != nil {
+		return id, fmt.Errorf("shamir: split ID %q: not %d hexadecimal digits", s, 2*len(id))
+	}
+	return id, nil
 }
 
 func (e *CombineError) Error() string {
@@ -124,7 +166,16 @@ func (e *CombineError) Error() string {
 	} else {
 		b.WriteString("shamir: the secret was not recovered")
 	}
-	if e.Needed > 0 {
+	for i, sp := range e.Splits {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "split %v (threshold %d): %d good of %s %s", sp.ID, sp.Threshold,
+			sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
+	}
+	if e.Needed > 0 && e.Splits == nil {
 		fmt.Fprintf(&b, ": %d good %s, %d needed", e.Good, plural(e.Good, "share", "shares"), e.Needed)
 	}
 	for i, s := range e.Bad {
@@ -140,6 +191,18 @@ func (e *CombineError) Error() string {
 
 // Unwrap returns e.Err, for [errors.Is].
 func (e *CombineError) Unwrap() error { return e.Err }
+
+// positionList returns the positions as "0, 2, 5".
+func positionList(ps []int) string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, p)
+	}
+	return b.String()
+}
 
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -114,14 +114,14 @@ func ExampleInspectSSMS() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The header, the first 68 bytes, says which split a share is of.
-	info, err := shamir.InspectSSMS(shares[1][:68])
+	// The header, the first 66 bytes, says which split a share is of.
+	info, err := shamir.InspectSSMS(shares[1][:66])
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("share %d of %d, any %d recover the secret\n", info.Index+1, info.Parts, info.Threshold)
+	fmt.Printf("share index %d, any %d recover the secret\n", info.Index, info.Threshold)
 	fmt.Println(shamir.IsSSMS(shares[1]), shamir.IsSSMS([]byte("Unseal Key 1: ...")))
 	// Output:
-	// share 2 of 5, any 3 recover the secret
+	// share index 1, any 3 recover the secret
 	// true false
 }

@@ -69,7 +69,7 @@ func aeadName(id byte) string {
 // interface the chunks use for the other AEADs: the nonce it is given is the
 // chunk's 12-byte counter nonce (chunkNum.nonce), which it appends to the
 // associated data, since the nonce it seals with is random and goes first
-// in the sealed chunk. So the associated data of a chunk is the 30 common
+// in the sealed chunk. So the associated data of a chunk is the 29 common
 // header bytes, then its counter nonce, and reordered, dropped and
 // truncated chunks fail to open as with AEADs 1 and 2.
 //

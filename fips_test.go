@@ -113,18 +113,18 @@ func rejoin(t *testing.T, hdr []byte, recs [][]byte) []byte {
 // TestAEAD3Layout reads AEAD 3 shares as docs/FORMAT.md describes them,
 // with nothing of the package but Combine for the key: each sealed chunk is
 // nonce ‖ ciphertext ‖ tag as crypto/cipher.NewGCMWithRandomNonce makes
-// it, opened with the 30 common header bytes and the chunk's counter nonce
+// it, opened with the 29 common header bytes and the chunk's counter nonce
 // as associated data.
 func TestAEAD3Layout(t *testing.T) {
 	secret := testSecret(150, 31) // chunks of 64, 64 and 22 bytes
 	shares := mustSplitSSMS(t, secret, 3, 2, 64, aesGCMRandom, 31)
 	s0, s1 := shares[0], shares[1] // the data fragments: the sealed chunk, cut in two
-	if s0[hdrAEAD] != 3 || len(s0) != 68+(8+(64+28+1)/2)*2+8+(22+28+1)/2 {
+	if s0[hdrAEAD] != 3 || len(s0) != 66+(8+(64+28+1)/2)*2+8+(22+28+1)/2 {
 		t.Fatalf("AEAD %d, share of %d bytes", s0[hdrAEAD], len(s0))
 	}
 	key, err := Combine([][]byte{
-		append(slices.Clone(s0[32:64]), s0[31]),
-		append(slices.Clone(s1[32:64]), s1[31]),
+		append(slices.Clone(s0[30:62]), s0[29]+1),
+		append(slices.Clone(s1[30:62]), s1[29]+1),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestAEAD3Layout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nonces [][]byte
-	off := 68
+	off := 66
 	for k := 0; off < len(s0); k++ {
 		word := binary.BigEndian.Uint32(s0[off:])
 		n, last := int(word&^(1<<31)), word>>31 == 1
@@ -149,17 +149,17 @@ func TestAEAD3Layout(t *testing.T) {
 		}
 		sealed = sealed[:n+28]
 		nonces = append(nonces, sealed[:12])
-		// The header's bytes 0…29, k in 11 bytes big-endian, the last flag.
-		ad := append(slices.Clone(s0[:30]), make([]byte, 12)...)
-		binary.BigEndian.PutUint64(ad[33:41], uint64(k))
+		// The header's bytes 0…28, k in 11 bytes big-endian, the last flag.
+		ad := append(slices.Clone(s0[:29]), make([]byte, 12)...)
+		binary.BigEndian.PutUint64(ad[32:40], uint64(k))
 		if last {
-			ad[41] = 1
+			ad[40] = 1
 		}
 		got, err := gcm.Open(nil, nil, sealed, ad)
 		if err != nil || !bytes.Equal(got, secret[k*64:min(len(secret), (k+1)*64)]) {
 			t.Fatalf("chunk %d: %v", k, err)
 		}
-		ad[41] ^= 1
+		ad[40] ^= 1
 		if _, err := gcm.Open(nil, nil, sealed, ad); err == nil {
 			t.Fatalf("chunk %d opened with the last flag flipped", k)
 		}

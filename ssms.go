@@ -40,31 +40,33 @@ var (
 // The share format. See docs/FORMAT.md.
 const (
 	ssmsMagic   = "GFSSMS"
-	ssmsVersion = 1
+	ssmsVersion = 2
 
 	// Header fields, by offset.
 	hdrVersion   = 6
 	hdrAEAD      = 7
-	hdrParts     = 8
-	hdrThreshold = 9
-	hdrChunkSize = 10
-	hdrSplitID   = 14
-	hdrIndex     = 30 // the first field that differs between shares
-	hdrX         = 31
-	hdrKeyShare  = 32
-	hdrCRC       = 64
-	headerSize   = 68
+	hdrThreshold = 8
+	hdrChunkSize = 9
+	hdrSplitID   = 13
+	hdrIndex     = 29 // the first field that differs between shares
+	hdrKeyShare  = 30
+	hdrCRC       = 62
+	headerSize   = 66
 
 	adSize      = hdrIndex // the fields every share of a split has in common
 	splitIDSize = 16
 	keySize     = 32
+
+	// maxIndex is the largest share index: the key share of index i is at
+	// x = i+1, and x is a non-zero byte.
+	maxIndex = 254
 
 	recordOverhead = 8 // the length word before a fragment and the CRC after it
 	lastFlag       = 1 << 31
 
 	defaultChunkSize = 64 << 10
 	// maxChunkSize bounds what a reader accepts, and so the memory a share
-	// header can make it allocate: about maxChunkSize·parts/threshold.
+	// header can make a reader allocate before it has read that much.
 	maxChunkSize = 1 << 20
 
 	// The AEADs, by their id in the header (docs/FORMAT.md).
@@ -110,7 +112,7 @@ func aeadOverhead(id byte) int {
 }
 
 // newAEAD returns the AEAD id under key. Every one takes the chunk's 12-byte
-// counter nonce (chunkNum.nonce) and the 30 common header bytes as
+// counter nonce (chunkNum.nonce) and the 29 common header bytes as
 // associated data; AEAD 3 adds the nonce to the associated data instead.
 func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 	switch id {
@@ -212,7 +214,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with [CombineSSMS]; fewer reveal nothing about it but its length.
 // Unlike [Split], each share is only about len(secret)/threshold bytes: a
-// 68-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
+// 66-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
 // 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
 // secret may be empty.
 //
@@ -327,8 +329,13 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		clear(e.key[:])
 		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
 	}
-	keyShares, err := split(e.key[:], parts, threshold, rng)
-	if err != nil {
+	kbuf := make([]byte, parts*keySize)
+	defer clear(kbuf)
+	keyShares := make([][]byte, parts)
+	for i := range keyShares {
+		keyShares[i] = kbuf[i*keySize : (i+1)*keySize]
+	}
+	if err := shareKey(e.key[:], keyShares, threshold, rng); err != nil {
 		clear(e.key[:])
 		return nil, err
 	}
@@ -338,19 +345,37 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		copy(h, ssmsMagic)
 		h[hdrVersion] = ssmsVersion
 		h[hdrAEAD] = aeadID
-		h[hdrParts] = byte(parts)
 		h[hdrThreshold] = byte(threshold)
 		binary.BigEndian.PutUint32(h[hdrChunkSize:], uint32(chunkSize))
 		copy(h[hdrSplitID:], id[:])
 		h[hdrIndex] = byte(i)
-		h[hdrX] = keyShares[i][keySize]
-		copy(h[hdrKeyShare:hdrCRC], keyShares[i][:keySize])
-		clear(keyShares[i])
+		copy(h[hdrKeyShare:hdrCRC], keyShares[i])
 		e.hcrc[i] = crc32.Checksum(h[:hdrCRC], castagnoli)
 		binary.BigEndian.PutUint32(h[hdrCRC:], e.hcrc[i])
 		e.headers[i] = h
 	}
 	return e, nil
+}
+
+// keyX is the x coordinate of the key share of the share with the given
+// index. Deriving it from the index, rather than storing it, binds it: a
+// share whose index was changed has its key share off the key's polynomial
+// at the new x, and is told from the others (docs/FORMAT.md).
+func keyX(index int) byte { return byte(index + 1) }
+
+// shareKey sets ys[i] to the key share of index i: the value at keyX(i) of a
+// polynomial of degree < t with constant term key and the other t−1
+// coefficients drawn from rng, as the engine's product with a Vandermonde
+// matrix computes it (the coefficients are random rows, cleared after use).
+func shareKey(key []byte, ys [][]byte, t int, rng io.Reader) error {
+	xs := make([]byte, len(ys))
+	for i := range xs {
+		xs[i] = keyX(i)
+	}
+	ins := make([][]byte, t)
+	ins[0] = key
+	p := &product{coef: vandermonde(nil, xs, t), ins: ins, outs: ys, n: len(key), random: t - 1}
+	return p.run(rng)
 }
 
 // release clears the key. The sealers' AEADs hold it expanded, in memory
@@ -412,15 +437,16 @@ func recordCRC(hcrc uint32, num *chunkNum, rec []byte) uint32 {
 
 // A header is the parsed header of a share.
 type header struct {
-	aead             byte
-	overhead         int // the AEAD's (aeadOverhead)
-	parts, threshold int
-	chunkSize        int
-	index            int
-	x                byte
-	ad               [adSize]byte // the fields common to the split
-	keyShare         [keySize]byte
-	crc              uint32
+	aead      byte
+	overhead  int // the AEAD's (aeadOverhead)
+	threshold int
+	chunkSize int
+	index     int
+	x         byte                // keyX(index)
+	ad        [adSize]byte        // the fields common to the split
+	id        [splitIDSize]byte   // the split ID, a part of ad
+	keyShare  [keySize]byte
+	crc       uint32
 }
 
 // parseHeader parses and checks the first headerSize bytes of a share. It
@@ -444,23 +470,23 @@ func parseHeader(b []byte) (*header, Reason) {
 	h := &header{
 		aead:      b[hdrAEAD],
 		overhead:  aeadOverhead(b[hdrAEAD]),
-		parts:     int(b[hdrParts]),
 		threshold: int(b[hdrThreshold]),
 		chunkSize: int(binary.BigEndian.Uint32(b[hdrChunkSize:])),
 		index:     int(b[hdrIndex]),
-		x:         b[hdrX],
 		crc:       crc32.Checksum(b[:hdrCRC], castagnoli),
 	}
 	if h.crc != binary.BigEndian.Uint32(b[hdrCRC:]) {
 		return nil, Damaged
 	}
 	copy(h.ad[:], b[:adSize])
+	copy(h.id[:], b[hdrSplitID:])
 	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
-	if err := checkSSMS(h.parts, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
+	if err := checkSSMS(maxIndex+1, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
 		return nil, Unsupported
-	} else if err != nil || h.index >= h.parts || h.x == 0 {
+	} else if err != nil || h.index > maxIndex {
 		return nil, Damaged
 	}
+	h.x = keyX(h.index)
 	return h, 0
 }
 
@@ -473,16 +499,19 @@ func IsSSMS(b []byte) bool {
 
 // An SSMSInfo is what the header of an SSMS share says of it.
 type SSMSInfo struct {
-	// Any Threshold of the split's Parts shares recover the secret.
-	Parts, Threshold int
-	// Index is the share's place in the split, 0 to Parts-1.
+	// Any Threshold shares of the split recover the secret.
+	Threshold int
+	// Index is the share's place in the split, from 0: SplitSSMS numbers
+	// the shares it makes 0 to parts−1, and a split may be extended with
+	// more, up to index 254. The header does not record how many shares
+	// were made, so that extending a split changes no existing share.
 	Index int
 	// SplitID is random, and the same in every share of one split.
-	SplitID [16]byte
+	SplitID SplitID
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
-// 68 bytes suffice, and checks the header's own checksum; it does not look
+// 66 bytes suffice, and checks the header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
 // [Unsupported] or [Damaged].
@@ -491,9 +520,7 @@ func InspectSSMS(share []byte) (SSMSInfo, error) {
 	if h == nil {
 		return SSMSInfo{}, fmt.Errorf("shamir: SSMS share header: %v", why)
 	}
-	info := SSMSInfo{Parts: h.parts, Threshold: h.threshold, Index: h.index}
-	copy(info.SplitID[:], h.ad[hdrSplitID:])
-	return info, nil
+	return SSMSInfo{Threshold: h.threshold, Index: h.index, SplitID: h.id}, nil
 }
 
 // A record is one share's part of a sealed chunk.
@@ -541,9 +568,20 @@ func recordSize(h *header, n int) int {
 }
 
 // CombineSSMS recovers a secret from shares made by [SplitSSMS] or
-// [NewSplitWriter]. Any threshold good shares of the split suffice; the
-// others may be damaged, truncated, duplicated, from another split, or
-// missing.
+// [NewSplitWriter]. The shares must all be of one split: given shares of
+// more than one, it recovers nothing and returns a [*CombineError] whose Err
+// is [ErrMixedSplits] and whose Splits describes each split;
+// [CombineSSMSSplit] recovers the split it is told.
+//
+// Any threshold good shares of the split suffice; the others may be
+// damaged, truncated, duplicated or missing. Shares altered on purpose,
+// their checksums recomputed, are found by Reed–Solomon error correction:
+// with m shares of distinct indexes given, of which d are damaged (their
+// checksums fail, or they are truncated or unreadable) and e altered, the
+// secret is recovered, and the altered shares named, whenever
+// 2·e + d <= m − threshold, in time polynomial in the number of shares.
+// Beyond that bound a limited search over subsets of threshold shares may
+// still find the secret.
 //
 // If err is nil, secret is the whole secret, every byte of it
 // authenticated, and bad lists the shares found bad on the way, by
@@ -555,7 +593,20 @@ func recordSize(h *header, n int) int {
 // why ([ErrNotEnoughShares], [ErrInconsistentShares], [ErrMixedSplits]),
 // lists the shares found bad, and counts the good ones. A wrong secret is
 // never returned: every chunk is authenticated.
+//
+// CombineSSMS decodes the chunks of a long secret on up to GOMAXPROCS
+// goroutines; the result does not depend on how many.
 func CombineSSMS(shares [][]byte) (secret []byte, bad []BadShare, err error) {
+	return combineSSMS(shares, nil)
+}
+
+// CombineSSMSSplit is [CombineSSMS] for the split id alone: the shares of
+// other splits among shares are reported with the reason [OtherSplit].
+func CombineSSMSSplit(shares [][]byte, id SplitID) (secret []byte, bad []BadShare, err error) {
+	return combineSSMS(shares, &id)
+}
+
+func combineSSMS(shares [][]byte, want *SplitID) (secret []byte, bad []BadShare, err error) {
 	ins := make([]*shareIn, len(shares))
 	for i, s := range shares {
 		ins[i] = &shareIn{pos: i}
@@ -564,17 +615,19 @@ func CombineSSMS(shares [][]byte) (secret []byte, bad []BadShare, err error) {
 			ins[i].mem = s[headerSize:]
 		}
 	}
-	c, err := newCombiner(ins)
+	c, err := newCombiner(ins, want)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer c.release()
-	secret = make([]byte, 0, c.sizeHint())
-	for !c.done {
-		if secret, err = c.chunk(secret); err != nil {
-			clear(secret)
-			return nil, nil, err
-		}
+	_, size := c.held()
+	secret, err = c.chunk(make([]byte, 0, size))
+	if err == nil {
+		secret, err = c.rest(secret)
+	}
+	if err != nil {
+		clear(secret[:cap(secret)])
+		return nil, nil, err
 	}
 	return secret, c.badShares(), nil
 }

@@ -2,36 +2,29 @@ package shamir
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
-	"crypto/cipher"
+	"crypto/subtle"
 	"io"
+	"runtime"
 	"slices"
+	"sync"
 )
 
-// This file holds what CombineSSMS and NewCombineReader have in common: one
-// chunk at a time, read every live share's record, decode the chunk from
-// threshold of them, open it with the AEAD, and check the records of the
-// other shares against it.
+// This file holds what CombineSSMS and NewCombineReader have in common: it
+// sorts the shares into splits, refuses to choose between splits, and
+// recovers the split's secret chunk by chunk (the decoding is in
+// ssms_decode.go).
 //
 // Telling the bad shares. Each share's header and each of its records carry
 // a CRC-32C, so a share damaged by accident is named from its own bytes,
 // before any decoding. A share altered on purpose can pass its CRCs; then
-// either it is among the threshold shares a chunk is decoded from, and the
-// chunk fails to open (or its padding is not zero), or it is not, and its
-// record differs from the one re-encoded from the opened chunk. In the first
-// case the combiner tries other subsets of threshold shares until one
-// opens, and then the second case names the bad share. A subset opens only if
-// every share in it agrees with the dealer's output for that chunk (decoding
-// is a bijection, and the AEAD authenticates every ciphertext byte), so a
-// share named bad is bad, and a share that was used is good.
-
-// maxSubsets bounds the number of threshold-subsets of the live shares tried
-// for one chunk before the combiner gives up: C(parts, threshold) can be
-// astronomical. The subsets are tried in lexicographic order, so when at most
-// parts−threshold shares are bad the search ends within the bound in the
-// cases the tests exercise; beyond it the shares are reported inconsistent.
-const maxSubsets = 1024
+// it disagrees with the chunk the others decode to, which the AEAD
+// authenticates (ssms_decode.go). Every field of the header is bound: the
+// split's parameters are the AEAD's associated data, the index picks the
+// share's row of the code and the x coordinate of its key share, and the
+// key share is checked against the key's polynomial. Shares whose
+// parameters differ from those of the split's chunks that opened are
+// Inconsistent.
 
 // A shareIn is one share being combined, whole in memory or read from a
 // stream.
@@ -41,30 +34,23 @@ type shareIn struct {
 	why   Reason  // why the share is bad, once it is; 0 before
 	ioErr error   // the stream's error, when why is Unreadable
 
-	mem []byte        // CombineSSMS: the bytes not consumed yet
+	mem []byte        // CombineSSMS: the records
+	off int           // CombineSSMS: where the next record starts in mem
 	r   *bufio.Reader // NewCombineReader: the stream
 	buf []byte        // NewCombineReader: the current record
-
-	rec record   // the record of the current chunk
-	num chunkNum // its number
 }
 
 // next reads and checks the share's record for chunk count, or says why
 // it cannot.
 func (s *shareIn) next(count uint64) (record, Reason) {
+	var num chunkNum
+	num.set(count, false)
 	if s.r == nil {
-		n, _, why := recordLength(s.hdr, count, s.mem)
-		if why != 0 {
-			return record{}, why
+		rec, why := recordAt(s.hdr, &num, s.mem[min(s.off, len(s.mem)):])
+		if why == 0 {
+			s.off += recordSize(s.hdr, rec.n)
 		}
-		size := recordSize(s.hdr, n)
-		if len(s.mem) < size {
-			return record{}, Truncated
-		}
-		rec := s.mem[:size]
-		s.mem = s.mem[size:]
-		s.num.set(count, false)
-		return parseRecord(s.hdr, &s.num, rec)
+		return rec, why
 	}
 	var err error
 	if s.buf, err = readGrow(s.r, s.buf[:0], 4); err != nil {
@@ -77,8 +63,21 @@ func (s *shareIn) next(count uint64) (record, Reason) {
 	if s.buf, err = readGrow(s.r, s.buf, recordSize(s.hdr, n)); err != nil {
 		return record{}, s.readErr(err)
 	}
-	s.num.set(count, false)
-	return parseRecord(s.hdr, &s.num, s.buf)
+	return parseRecord(s.hdr, &num, s.buf)
+}
+
+// recordAt parses the record of the share with header h for the chunk num
+// at the start of b.
+func recordAt(h *header, num *chunkNum, b []byte) (record, Reason) {
+	n, _, why := recordLength(h, chunkCount(num), b)
+	if why != 0 {
+		return record{}, why
+	}
+	size := recordSize(h, n)
+	if len(b) < size {
+		return record{}, Truncated
+	}
+	return parseRecord(h, num, b[:size])
 }
 
 // readStep is the most readGrow reads, and grows its buffer by, at a time.
@@ -115,7 +114,7 @@ func (s *shareIn) readErr(err error) Reason {
 // it is bad otherwise.
 func (s *shareIn) atEnd() Reason {
 	if s.r == nil {
-		if len(s.mem) > 0 {
+		if s.off < len(s.mem) {
 			return Extended
 		}
 		return 0
@@ -130,146 +129,178 @@ func (s *shareIn) atEnd() Reason {
 	}
 }
 
-// A combiner recovers the secret of one split, chunk by chunk.
-type combiner struct {
-	all  []*shareIn // by position in the caller's argument
-	live []*shareIn // the shares of the split not found bad, by index
-
-	h     *header // the header of a live share: the split's parameters
-	code  *rsCode
-	aead  cipher.AEAD // nil until the first chunk opens
-	count uint64      // the number of the next chunk
-	done  bool
-
-	// Scratch, reused from chunk to chunk.
-	num      chunkNum
-	ct       []byte // the sealed chunk, padded to threshold fragments
-	giveBack func() // gives ct back
-	shares   []*shareIn
-	idx      []int
-	sub      []*shareIn
-	have     []int
-	check    []byte // re-encoded fragments of the shares not decoded from
-	ins      [][]byte
-	outs     [][]byte
-	decHave  []int // the fragments dec decodes from
-	dec      *matrix
-	missing  []int
-	others   []*shareIn
-	parity   []*shareIn
-	rows     []int
-	chkRows  []int   // the fragments chk computes
-	chk      *matrix // what re-encodes the fragments of the parity shares checked
+// eachShare calls f for every share of shares: at once, on a goroutine
+// each, when they are streams, so that streams that fill in another order
+// than the arguments' (pipes from one writer) never wait for one another.
+func eachShare(shares []*shareIn, f func(k int, s *shareIn)) {
+	if len(shares) < 2 || shares[0].r == nil {
+		for k, s := range shares {
+			f(k, s)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for k, s := range shares {
+		wg.Go(func() { f(k, s) })
+	}
+	wg.Wait()
 }
 
-// newCombiner picks the split to recover among the shares whose headers
-// parsed (those of another split or duplicated are bad), or fails.
-func newCombiner(all []*shareIn) (*combiner, error) {
-	c := &combiner{all: all}
-	groups := make(map[[adSize]byte][]*shareIn)
-	var order [][adSize]byte
+// A combiner recovers the secret of one split, chunk by chunk.
+type combiner struct {
+	all []*shareIn // by position in the caller's argument
+
+	// The split's shares, in groups of those whose headers agree on the
+	// split's parameters (threshold, chunk size, AEAD), the largest first.
+	// Until the first chunk opens, which is meant is not known: a share
+	// whose parameters were altered is a group of its own.
+	groups [][]*shareIn
+
+	live  []*shareIn // the shares of the split not found bad, by index and position
+	h     *header    // the header of a live share: the split's parameters
+	dec   *decoder   // nil before the first chunk is read
+	count uint64     // the number of the next chunk
+	done  bool
+
+	ci chunkIn // scratch
+}
+
+// newCombiner sorts the shares whose headers parsed into splits, and
+// returns the combiner of the split want, or of the only split if want is
+// nil. Shares of other splits are OtherSplit when want names one; when it
+// does not, shares of more than one split fail with ErrMixedSplits, after
+// the first chunk of each split was tried, so that the error can say how
+// many good shares each has.
+func newCombiner(all []*shareIn, want *SplitID) (*combiner, error) {
+	var ids []SplitID
+	byID := make(map[SplitID][]*shareIn)
 	for _, s := range all {
 		if s.hdr == nil {
 			continue
 		}
-		g := groups[s.hdr.ad]
-		if g == nil {
-			order = append(order, s.hdr.ad)
+		if byID[s.hdr.id] == nil {
+			ids = append(ids, s.hdr.id)
 		}
-		groups[s.hdr.ad] = append(g, s)
+		byID[s.hdr.id] = append(byID[s.hdr.id], s)
 	}
-	// Within a split, a share whose index or key x coordinate was seen at an
-	// earlier position brings nothing new: it is a duplicate.
-	for ad, g := range groups {
-		var seenIndex, seenX [256]bool
-		live := g[:0:0]
-		for _, s := range g {
-			if seenIndex[s.hdr.index] || seenX[s.hdr.x] {
-				s.why = Duplicate
-				continue
+	if want == nil && len(ids) > 1 {
+		return nil, mixedSplits(all, ids, byID)
+	}
+	var mine []*shareIn
+	if want != nil {
+		for _, id := range ids {
+			if id != *want {
+				for _, s := range byID[id] {
+					s.why = OtherSplit
+				}
 			}
-			seenIndex[s.hdr.index], seenX[s.hdr.x] = true, true
-			live = append(live, s)
 		}
-		groups[ad] = live
+		mine = byID[*want]
+	} else if len(ids) == 1 {
+		mine = byID[ids[0]]
 	}
-	// The split with the most shares is the one meant.
-	var best, tie int
-	for i, ad := range order {
-		switch n := len(groups[ad]); {
-		case n > len(groups[order[best]]):
-			best, tie = i, 0
-		case i != best && n == len(groups[order[best]]):
-			tie = n
-		}
-	}
-	if len(order) == 0 {
+	c := &combiner{all: all}
+	if len(mine) == 0 {
 		return nil, c.fail(ErrNotEnoughShares)
 	}
-	live := groups[order[best]]
-	h := live[0].hdr
-	t := h.threshold
-	c.live, c.h = live, h
-	if len(live) < t {
-		return nil, c.fail(ErrNotEnoughShares)
-	}
-	if tie >= t {
-		return nil, c.fail(ErrMixedSplits)
-	}
-	if err := checkApproved(h.aead); err != nil {
+	c.groups = groupByParams(mine)
+	c.setGroup(c.groups[0])
+	if err := checkApproved(c.h.aead); err != nil {
 		return nil, c.fail(err)
 	}
-	for _, ad := range order {
-		if ad != order[best] {
-			for _, s := range groups[ad] {
-				s.why = OtherSplit
-			}
-		}
-	}
-	slices.SortFunc(live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
-
-	c.code = newRSCode(h.parts, t)
-	c.giveBack = func() {}
-	c.ins = make([][]byte, t)
-	c.idx = make([]int, t)
-	c.sub = make([]*shareIn, t)
-	c.have = make([]int, t)
-	c.outs = make([][]byte, max(t, h.parts-t))
 	return c, nil
 }
 
-// release gives back the buffers c holds. (A method, not the field itself:
-// the buffer is taken after CombineSSMS defers the release.)
-func (c *combiner) release() { c.giveBack() }
-
-// sealed returns c.ct with n bytes, for a sealed chunk. It is allocated on
-// first need, for the records that arrived: its size then follows from
-// threshold records really read, not from the chunk size a header claims.
-func (c *combiner) sealed(n int) []byte {
-	if cap(c.ct) < n {
-		c.giveBack()
-		c.ct, c.giveBack = sealedBuf(n)
+// groupByParams returns the shares in groups of those whose headers agree
+// on everything but the index and key share, the largest group first (the
+// first given, among equals).
+func groupByParams(shares []*shareIn) [][]*shareIn {
+	var groups [][]*shareIn
+	for _, s := range shares {
+		i := slices.IndexFunc(groups, func(g []*shareIn) bool { return g[0].hdr.ad == s.hdr.ad })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], s)
 	}
-	return c.ct[:n]
+	slices.SortStableFunc(groups, func(a, b []*shareIn) int { return len(b) - len(a) })
+	return groups
 }
 
-// sizeHint returns a bound on the secret's length from the shortest live
-// share held in memory.
-func (c *combiner) sizeHint() int {
-	n := -1
-	for _, s := range c.live {
-		if n < 0 || len(s.mem) < n {
-			n = len(s.mem)
+// setGroup makes g the shares the combiner tries to recover the secret from.
+func (c *combiner) setGroup(g []*shareIn) {
+	c.live = slices.Clone(g)
+	slices.SortStableFunc(c.live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
+	c.h = g[0].hdr
+}
+
+// mixedSplits returns the error for shares of several splits, given in the
+// order ids: it tries the first chunk of each split to count its good shares.
+func mixedSplits(all []*shareIn, ids []SplitID, byID map[SplitID][]*shareIn) error {
+	e := &CombineError{Err: ErrMixedSplits}
+	for _, id := range ids {
+		shares := byID[id]
+		c := &combiner{all: all, groups: groupByParams(shares)}
+		c.setGroup(c.groups[0])
+		sp := SplitShares{ID: id, Threshold: c.h.threshold}
+		for _, s := range shares {
+			sp.Positions = append(sp.Positions, s.pos)
 		}
+		if checkApproved(c.h.aead) == nil {
+			if out, err := c.chunk(nil); err == nil {
+				clear(out)
+				sp.Threshold, sp.Good = c.h.threshold, c.good()
+			}
+		}
+		c.release()
+		e.Splits = append(e.Splits, sp)
 	}
-	full := recordOverhead + fragSize(c.h.chunkSize, c.h.threshold, c.h.overhead)
-	return min((n+full-1)/full*c.h.chunkSize, n*c.h.threshold)
+	e.Bad = (&combiner{all: all}).badShares()
+	return e
+}
+
+// release clears the key and gives back the buffers.
+func (c *combiner) release() {
+	if c.dec != nil {
+		c.dec.release()
+	}
 }
 
 // bad marks the share s bad for the reason why and drops it from live.
 func (c *combiner) bad(s *shareIn, why Reason) {
 	s.why = why
 	c.live = slices.DeleteFunc(c.live, func(l *shareIn) bool { return l == s })
+}
+
+// good returns the number of distinct indexes among the live shares.
+func (c *combiner) good() int {
+	n := 0
+	for i, s := range c.live {
+		if i == 0 || s.hdr.index != c.live[i-1].hdr.index {
+			n++
+		}
+	}
+	return n
+}
+
+// read reads the live shares' records of the chunk c.count into c.ci.
+func (c *combiner) read() *chunkIn {
+	ci := &c.ci
+	ci.reset(c.count, c.live)
+	eachShare(ci.shares, func(k int, s *shareIn) {
+		ci.recs[k], ci.why[k] = s.next(c.count)
+	})
+	return ci
+}
+
+// apply drops the shares ci found bad.
+func (c *combiner) apply(ci *chunkIn) {
+	for k, why := range ci.why {
+		if why != 0 {
+			c.bad(ci.shares[k], why)
+		}
+	}
 }
 
 // chunk appends the next chunk of the secret to dst, once it is
@@ -281,241 +312,95 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	if err := checkApproved(c.h.aead); err != nil {
 		return dst, c.fail(err)
 	}
-	c.shares = append(c.shares[:0], c.live...)
-	for _, s := range c.shares {
-		rec, why := s.next(c.count)
-		if why != 0 {
-			c.bad(s, why)
+	if c.dec == nil {
+		return c.first(dst)
+	}
+	ci := c.read()
+	out, last, ok := c.dec.open(ci, dst)
+	c.apply(ci)
+	if !ok {
+		return dst, c.fail(c.why())
+	}
+	c.opened(last)
+	return out, nil
+}
+
+// first opens the first chunk, trying each group of shares in turn: the
+// first that opens is the split, and the shares of the other groups, which
+// claim other parameters for it, are Inconsistent.
+func (c *combiner) first(dst []byte) ([]byte, error) {
+	for _, g := range c.groups {
+		c.setGroup(g)
+		if len(c.live) < c.h.threshold || checkApproved(c.h.aead) != nil {
 			continue
 		}
-		s.rec = rec
-	}
-	t := c.h.threshold
-	if len(c.live) < t {
-		return dst, c.fail(ErrNotEnoughShares)
-	}
-	idx, sub := c.idx, c.sub // positions in c.live, and the shares there
-	for i := range idx {
-		idx[i] = i
-	}
-	for tries := 0; ; tries++ {
-		if tries == maxSubsets {
-			return dst, c.fail(ErrInconsistentShares)
+		if c.dec != nil {
+			c.dec.release()
 		}
-		for i, j := range idx {
-			sub[i] = c.live[j]
+		c.dec = newDecoder(c.h)
+		ci := c.read()
+		out, last, ok := c.dec.open(ci, dst)
+		c.apply(ci)
+		if !ok {
+			continue
 		}
-		if out, ok := c.open(sub, dst); ok {
-			dst = out
-			break
+		for _, o := range c.groups {
+			if o[0].hdr.ad != g[0].hdr.ad {
+				for _, s := range o {
+					if s.why == 0 {
+						s.why = Inconsistent
+					}
+				}
+			}
 		}
-		if !nextSubset(idx, len(c.live)) {
-			return dst, c.fail(ErrInconsistentShares)
-		}
+		c.opened(last)
+		return out, nil
 	}
-	c.checkOthers(sub)
+	c.setGroup(c.groups[0])
+	c.live = slices.DeleteFunc(c.live, func(s *shareIn) bool { return s.why != 0 })
+	return dst, c.fail(c.why())
+}
+
+// opened moves on from a chunk that opened.
+func (c *combiner) opened(last bool) {
 	c.count++
-	if sub[0].rec.last {
-		c.done = true
-		c.shares = append(c.shares[:0], c.live...)
-		for _, s := range c.shares {
-			if why := s.atEnd(); why != 0 {
-				c.bad(s, why)
-			}
-		}
-	}
-	return dst, nil
-}
-
-// nextSubset advances idx, increasing positions below n, to the next
-// combination in lexicographic order, and reports whether there is one.
-func nextSubset(idx []int, n int) bool {
-	t := len(idx)
-	i := t - 1
-	for i >= 0 && idx[i] == n-t+i {
-		i--
-	}
-	if i < 0 {
-		return false
-	}
-	idx[i]++
-	for j := i + 1; j < t; j++ {
-		idx[j] = idx[j-1] + 1
-	}
-	return true
-}
-
-// open decodes the current chunk from the records of sub and opens it,
-// appending the plaintext to dst. Before the first chunk has opened, the key
-// is recovered from sub's key shares too.
-func (c *combiner) open(sub []*shareIn, dst []byte) ([]byte, bool) {
-	n, last := sub[0].rec.n, sub[0].rec.last
-	for _, s := range sub[1:] {
-		if s.rec.n != n || s.rec.last != last {
-			return dst, false
-		}
-	}
-	aead := c.aead
-	if aead == nil {
-		aead = c.keyFrom(sub)
-	}
-	ct, ok := c.decode(sub, n)
-	if !ok {
-		return dst, false
-	}
-	c.num.set(c.count, last)
-	out, err := aead.Open(dst, c.num.nonce[:], ct, c.h.ad[:])
-	if err != nil {
-		return dst, false
-	}
-	if c.aead == nil {
-		c.aead = aead
-		c.checkKeyShares(sub)
-	}
-	return out, true
-}
-
-// keyFrom recovers the key from the key shares of sub and returns its AEAD.
-func (c *combiner) keyFrom(sub []*shareIn) cipher.AEAD {
-	t := len(sub)
-	xs := make([]byte, t)
-	ys := make([][]byte, t)
-	for i, s := range sub {
-		xs[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
-	}
-	var key [keySize]byte
-	defer clear(key[:])
-	interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
-	aead, err := newAEAD(c.h.aead, key[:])
-	if err != nil {
-		panic("shamir: " + err.Error()) // unreachable: parseHeader checked the AEAD
-	}
-	return aead
-}
-
-// checkKeyShares marks bad every live share whose key share is not on the
-// polynomial through the key shares of sub, which opened the first chunk.
-func (c *combiner) checkKeyShares(sub []*shareIn) {
-	others := c.othersThan(sub)
-	if len(others) == 0 {
+	if !last {
 		return
 	}
-	t := len(sub)
-	known := make([]byte, t)
-	ys := make([][]byte, t)
-	for i, s := range sub {
-		known[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
-	}
-	targets := make([]byte, len(others))
-	want := make([][]byte, len(others))
-	buf := make([]byte, len(others)*keySize)
-	for i, s := range others {
-		targets[i] = s.hdr.x
-		want[i] = buf[i*keySize : (i+1)*keySize]
-	}
-	interpolate(want, targets, known, ys)
-	for i, s := range others {
-		if !bytes.Equal(want[i], s.hdr.keyShare[:]) {
-			c.bad(s, Inconsistent)
-		}
-	}
-	clear(buf)
-}
-
-// othersThan returns the live shares not in sub, in a slice valid until the
-// next call.
-func (c *combiner) othersThan(sub []*shareIn) []*shareIn {
-	c.others = c.others[:0]
+	c.done = true
+	var ends []Reason
 	for _, s := range c.live {
-		if !slices.Contains(sub, s) {
-			c.others = append(c.others, s)
+		ends = append(ends, s.atEnd())
+	}
+	for i, s := range slices.Clone(c.live) {
+		if ends[i] != 0 {
+			c.bad(s, ends[i])
 		}
 	}
-	return c.others
+	c.markCopies()
 }
 
-// decode rebuilds the sealed chunk of n plaintext bytes from the records of
-// sub into c.ct, and checks its padding.
-func (c *combiner) decode(sub []*shareIn, n int) ([]byte, bool) {
-	t := c.h.threshold
-	f := fragSize(n, t, c.h.overhead)
-	buf := c.sealed(t * f)
-	have := c.have
-	for i, s := range sub {
-		have[i] = s.hdr.index
-		c.ins[i] = s.rec.frag
-		if j := s.hdr.index; j < t {
-			copy(buf[j*f:(j+1)*f], s.rec.frag)
+// markCopies marks Duplicate every live share but the first of each index:
+// once they were checked against every chunk, they are copies of it. Before
+// (when the secret is not recovered), only those whose key share is the
+// first's too are marked, as far as could be checked copies.
+func (c *combiner) markCopies() {
+	for i := len(c.live) - 1; i > 0; i-- {
+		s := c.live[i]
+		first := slices.IndexFunc(c.live, func(l *shareIn) bool { return l.hdr.index == s.hdr.index })
+		if first < i && (c.done || subtle.ConstantTimeCompare(c.live[first].hdr.keyShare[:], s.hdr.keyShare[:]) == 1) {
+			c.bad(s, Duplicate)
 		}
 	}
-	if !slices.Equal(have, c.decHave) {
-		m, missing, err := c.code.decoder(have)
-		if err != nil {
-			return nil, false // unreachable: the code is MDS
-		}
-		c.dec, c.missing, c.decHave = m, missing, slices.Clone(have)
-	}
-	if c.dec != nil {
-		outs := c.outs[:len(c.missing)]
-		for k, j := range c.missing {
-			outs[k] = buf[j*f : (j+1)*f]
-		}
-		c.dec.apply(c.ins[:t], outs, 0, f, false)
-	}
-	ct := buf[:n+c.h.overhead]
-	for _, b := range buf[len(ct):] {
-		if b != 0 {
-			return nil, false
-		}
-	}
-	return ct, true
 }
 
-// checkOthers marks bad every live share not in sub whose record for the
-// chunk just opened differs from the dealer's, which c.ct now holds.
-func (c *combiner) checkOthers(sub []*shareIn) {
-	t := c.h.threshold
-	n, last := sub[0].rec.n, sub[0].rec.last
-	f := fragSize(n, t, c.h.overhead)
-	parity, rows := c.parity[:0], c.rows[:0]
-	for _, s := range c.othersThan(sub) {
-		switch {
-		case s.rec.n != n || s.rec.last != last:
-			c.bad(s, Inconsistent)
-		case s.hdr.index < t:
-			if j := s.hdr.index; !bytes.Equal(s.rec.frag, c.ct[j*f:(j+1)*f]) {
-				c.bad(s, Inconsistent)
-			}
-		default:
-			parity = append(parity, s)
-			rows = append(rows, s.hdr.index)
-		}
+// why returns why a chunk did not open: too few shares with good records,
+// or shares that disagree in a way the decoder could not resolve.
+func (c *combiner) why() error {
+	if c.good() < c.h.threshold {
+		return ErrNotEnoughShares
 	}
-	if len(parity) == 0 {
-		return
-	}
-	if need := len(parity) * f; len(c.check) < need {
-		// As much as the parity records just read hold, no more.
-		c.check = make([]byte, need)
-	}
-	data := c.ins[:t]
-	for j := range t {
-		data[j] = c.ct[j*f : (j+1)*f]
-	}
-	outs := c.outs[:len(parity)]
-	for k := range parity {
-		outs[k] = c.check[k*f : (k+1)*f]
-	}
-	c.parity, c.rows = parity, rows
-	if c.chk == nil || !slices.Equal(rows, c.chkRows) {
-		c.chk, c.chkRows = c.code.checker(rows), slices.Clone(rows)
-	}
-	c.chk.apply(data, outs, 0, f, false)
-	for k, s := range parity {
-		if !bytes.Equal(s.rec.frag, outs[k]) {
-			c.bad(s, Inconsistent)
-		}
-	}
+	return ErrInconsistentShares
 }
 
 // badShares returns the shares found bad so far, by position.
@@ -532,9 +417,154 @@ func (c *combiner) badShares() []BadShare {
 // fail returns the error for a secret that cannot be recovered, for the
 // reason why.
 func (c *combiner) fail(why error) error {
+	if c.h != nil {
+		c.markCopies()
+	}
 	e := &CombineError{Err: why, Bad: c.badShares()}
 	if c.h != nil {
-		e.Good, e.Needed = len(c.live), c.h.threshold
+		e.Good, e.Needed = c.good(), c.h.threshold
 	}
 	return e
+}
+
+// rest recovers the chunks after the first of shares held in memory,
+// appending them to secret, on up to GOMAXPROCS goroutines.
+//
+// The result is the sequential one's, byte for byte and share for share.
+// Each goroutine decodes its chunks with the shares live after the first
+// chunk; every chunk but the last is full, so where a share's record of a
+// chunk starts follows from the chunk's number. Then the chunks are taken
+// in order while they opened with the shares live at that point in a
+// sequential run: up to and including the first chunk that finds a share
+// bad (the chunks after it were decoded with that share, which a sequential
+// run would have dropped). From there on, or from a chunk that did not
+// open, the chunks are recovered one by one, as a sequential run would.
+func (c *combiner) rest(secret []byte) ([]byte, error) {
+	if chunks, size := c.held(); chunks >= 2 && runtime.GOMAXPROCS(0) > 1 && checkApproved(c.h.aead) == nil {
+		secret = c.parallel(secret, chunks, size)
+	}
+	var err error
+	for !c.done && err == nil {
+		secret, err = c.chunk(secret)
+	}
+	return secret, err
+}
+
+// held returns how many more chunks the live shares held in memory can
+// make, and a bound on their plaintext length: a chunk needs threshold
+// records, so no more than the threshold-th longest live share holds. The
+// bound is at most threshold times that share's length: memory follows
+// the input, not a chunk size that headers claim.
+func (c *combiner) held() (chunks, size int) {
+	h, t := c.h, c.h.threshold
+	var lens []int
+	for _, s := range c.live {
+		lens = append(lens, max(0, len(s.mem)-s.off))
+	}
+	if len(lens) < t {
+		return 0, 0
+	}
+	slices.Sort(lens)
+	n := lens[len(lens)-t]
+	full := recordSize(h, h.chunkSize)
+	chunks, rest := n/full, n%full
+	size = chunks * h.chunkSize
+	if rest > 0 {
+		chunks++
+		size += max(0, (rest-recordOverhead)*t)
+	}
+	return chunks, size
+}
+
+// A chunkResult is what a goroutine of parallel found of one chunk.
+type chunkResult struct {
+	n        int // the plaintext length, when ok
+	ok, last bool
+	bad      []BadShare // Position is the share's place in the live shares
+}
+
+// parallel decodes up to chunks chunks from c.count on, each into its place
+// in secret, and takes those it can as a sequential run would (see rest).
+func (c *combiner) parallel(secret []byte, chunks, bound int) []byte {
+	h, size := c.h, c.h.chunkSize
+	full := recordSize(h, size)
+	base := len(secret)
+	secret = slices.Grow(secret, bound)
+	space := secret[:base+bound]
+	live := slices.Clone(c.live)
+	from := c.count
+	results := make([]chunkResult, chunks)
+	var mu sync.Mutex
+	var decs []*decoder
+	forChunksOf(chunks, max(1, parallelChunk/size), func() (func(int, int, int), func()) {
+		d := c.dec.withKey()
+		mu.Lock()
+		decs = append(decs, d)
+		mu.Unlock()
+		var ci chunkIn
+		var num chunkNum
+		return func(_, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				ci.reset(from+uint64(j), live)
+				num.set(from+uint64(j), false)
+				for k, s := range live {
+					off := s.off + j*full
+					ci.recs[k], ci.why[k] = recordAt(h, &num, s.mem[min(off, len(s.mem)):])
+				}
+				at := base + j*size
+				dst := space[at:at:min(at+size, len(space))]
+				out, last, ok := d.open(&ci, dst)
+				if ok && len(out) > cap(dst) {
+					// Not in space (unreachable, by held's bound):
+					// left to the sequential run.
+					clear(out)
+					ok = false
+				}
+				r := chunkResult{n: len(out), ok: ok, last: last}
+				for k, why := range ci.why {
+					if why != 0 {
+						r.bad = append(r.bad, BadShare{Position: k, Reason: why})
+					}
+				}
+				results[j] = r
+			}
+		}, nil
+	})
+	for _, d := range decs {
+		d.release()
+	}
+	for j, r := range results {
+		if !r.ok {
+			break
+		}
+		secret = secret[:base+j*size+r.n]
+		for _, s := range live {
+			s.off += full
+		}
+		for _, b := range r.bad {
+			c.bad(live[b.Position], b.Reason)
+		}
+		if r.last {
+			// The last record is shorter than a full one.
+			for _, s := range c.live {
+				s.off += recordSize(h, r.n) - full
+			}
+		}
+		c.opened(r.last)
+		if r.last || len(r.bad) > 0 {
+			break
+		}
+	}
+	// Plaintext of chunks decoded but not taken is not the secret's yet.
+	clear(secret[len(secret):cap(secret)])
+	return secret
+}
+
+// chunkCount returns the chunk number num holds.
+func chunkCount(num *chunkNum) uint64 {
+	var n uint64
+	for _, b := range num.be {
+		n = n<<8 | uint64(b)
+	}
+	return n
 }

@@ -19,7 +19,7 @@ func FuzzParseShare(f *testing.F) {
 		h, why := parseHeader(b)
 		info, ierr := InspectSSMS(b)
 		if (h == nil) != (ierr != nil) || (h == nil) != (why != 0) ||
-			h != nil && (info.Parts != h.parts || info.Threshold != h.threshold || info.Index != h.index) {
+			h != nil && (info.Threshold != h.threshold || info.Index != h.index || info.SplitID != h.id) {
 			t.Fatalf("InspectSSMS = %+v, %v; parseHeader = %+v, %v", info, ierr, h, why)
 		}
 		if why != NotSSMS && len(b) >= len(ssmsMagic) && !IsSSMS(b) {
@@ -28,7 +28,7 @@ func FuzzParseShare(f *testing.F) {
 		if h == nil {
 			return
 		}
-		if h.threshold < 2 || h.threshold > h.parts || h.index >= h.parts || h.x == 0 ||
+		if h.threshold < 2 || h.index > maxIndex || h.x != byte(h.index+1) ||
 			h.chunkSize < 1 || h.chunkSize > maxChunkSize {
 			t.Fatalf("parseHeader accepted %+v", h)
 		}

@@ -14,7 +14,7 @@ import (
 // The writer holds one 64 KiB chunk of the secret and one chunk's worth of
 // output per share, whatever the length of the secret. It writes the headers
 // of all shares, then one record per chunk to each share in turn, so a reader
-// that reads the shares in the same order ([NewCombineReader] does) can be
+// that reads the shares concurrently ([NewCombineReader] does) can be
 // connected to it with pipes.
 //
 // Close must be called to write the last chunk; it does not close the
@@ -167,8 +167,24 @@ func (w *splitWriter) write(i int, b []byte) error {
 // read in full; it is a [*CombineError] when the shares are at fault.
 //
 // A share whose reader fails is set aside as [Unreadable], like a damaged
-// one: the secret is recovered from the others if they suffice.
+// one: the secret is recovered from the others if they suffice. The shares
+// are read concurrently, so streams that fill in any order (pipes from one
+// [NewSplitWriter]) do not wait for one another.
+//
+// As with [CombineSSMS], shares of more than one split are refused with
+// [ErrMixedSplits]; [NewCombineReaderSplit] reads the split it is told.
 func NewCombineReader(shares []io.Reader) (*CombineReader, error) {
+	return newCombineReader(shares, nil)
+}
+
+// NewCombineReaderSplit is [NewCombineReader] for the split id alone: the
+// shares of other splits among shares are reported with the reason
+// [OtherSplit].
+func NewCombineReaderSplit(shares []io.Reader, id SplitID) (*CombineReader, error) {
+	return newCombineReader(shares, &id)
+}
+
+func newCombineReader(shares []io.Reader, want *SplitID) (*CombineReader, error) {
 	ins := make([]*shareIn, len(shares))
 	for i, r := range shares {
 		if r == nil {
@@ -176,15 +192,15 @@ func NewCombineReader(shares []io.Reader) (*CombineReader, error) {
 		}
 		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
 	}
-	for _, s := range ins {
+	eachShare(ins, func(_ int, s *shareIn) {
 		var h [headerSize]byte
 		n, err := io.ReadFull(s.r, h[:])
 		s.hdr, s.why = parseHeader(h[:n]) // a short header is Truncated
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			s.hdr, s.why = nil, s.readErr(err)
 		}
-	}
-	c, err := newCombiner(ins)
+	})
+	c, err := newCombiner(ins, want)
 	if err != nil {
 		return nil, err
 	}

@@ -449,26 +449,114 @@ func TestSSMSTruncateExtend(t *testing.T) {
 	checkCombine(t, swapped, secret, nil, []int{0, 1, 2, 3})
 }
 
+// TestSSMSMixedSplits: shares of more than one split are never combined
+// without the caller naming the split (issue #11, item 1).
 func TestSSMSMixedSplits(t *testing.T) {
 	a := testSecret(300, 9)
 	b := testSecret(300, 10)
 	sa := mustSplitSSMS(t, a, 5, 3, 64, defaultAEAD(), 14)
-	sb := mustSplitSSMS(t, b, 5, 3, 64, defaultAEAD(), 15)
-	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, a, a, []int{1})
-	wantReasons(t, [][]byte{sa[0], sb[1], sa[2], sa[4]}, OtherSplit)
-	checkCombine(t, [][]byte{sb[4], sa[0], sb[1], sa[2], sb[3]}, b, b, []int{1, 3})
-	// Not enough of either: nothing is named, nothing returned.
-	checkCombine(t, [][]byte{sa[0], sb[1], sa[2], sb[4]}, a, nil, nil)
-	// Enough of both: which one is meant cannot be told.
-	_, _, err := CombineSSMS([][]byte{sa[0], sa[1], sa[2], sb[0], sb[1], sb[2]})
-	if !errors.Is(err, ErrMixedSplits) {
-		t.Fatalf("shares of two complete splits: err = %v", err)
+	sb := mustSplitSSMS(t, b, 3, 2, 64, defaultAEAD(), 15)
+	ida, idb := splitID(t, sa[0]), splitID(t, sb[0])
+
+	// An old split of 5 and a new one of 3, in one folder: refused, both
+	// listed, however many shares each has.
+	for _, given := range [][][]byte{
+		{sa[0], sa[1], sa[2], sa[3], sa[4], sb[0], sb[1], sb[2]},
+		{sb[0], sa[0], sb[1], sa[1]},
+		{sa[0], sb[1], sa[2], sb[2]},
+	} {
+		for name, combine := range map[string]func([][]byte) ([]byte, []BadShare, error){"CombineSSMS": CombineSSMS, "reader": combineStream} {
+			got, bad, err := combine(given)
+			var ce *CombineError
+			if got != nil || bad != nil || !errors.As(err, &ce) || !errors.Is(err, ErrMixedSplits) || len(ce.Splits) != 2 {
+				t.Fatalf("%s: %d bytes, %v, %v; want ErrMixedSplits listing two splits", name, len(got), bad, err)
+			}
+			for _, sp := range ce.Splits {
+				var want []int
+				for i, s := range given {
+					if splitID(t, s) == sp.ID {
+						want = append(want, i)
+					}
+				}
+				wantT, wantGood := 3, min(len(want), 5)
+				if sp.ID == idb {
+					wantT = 2
+				}
+				if len(want) < wantT {
+					wantGood = 0 // the first chunk cannot open
+				}
+				if !slices.Equal(sp.Positions, want) || sp.Threshold != wantT || sp.Good != wantGood {
+					t.Errorf("%s: split %v: %+v, want positions %v, threshold %d, %d good", name, sp.ID, sp, want, wantT, wantGood)
+				}
+			}
+			if !strings.Contains(err.Error(), ida.String()) || !strings.Contains(err.Error(), idb.String()) {
+				t.Errorf("%s: %v does not name both splits", name, err)
+			}
+		}
+	}
+
+	// Naming the split recovers it, the others' shares named as such.
+	given := [][]byte{sa[0], sa[1], sa[2], sa[3], sa[4], sb[0], sb[1], sb[2]}
+	for _, c := range []struct {
+		id     SplitID
+		secret []byte
+		other  []int
+	}{{ida, a, []int{5, 6, 7}}, {idb, b, []int{0, 1, 2, 3, 4}}} {
+		got, bad, err := CombineSSMSSplit(given, c.id)
+		var want []BadShare
+		for _, p := range c.other {
+			want = append(want, BadShare{Position: p, Reason: OtherSplit})
+		}
+		if err != nil || !bytes.Equal(got, c.secret) || !slices.Equal(bad, want) {
+			t.Errorf("CombineSSMSSplit(%v) = %d bytes, %v, %v; want the secret, %v", c.id, len(got), bad, err, want)
+		}
+		rs := make([]io.Reader, len(given))
+		for i, s := range given {
+			rs[i] = bytes.NewReader(s)
+		}
+		r, err := NewCombineReaderSplit(rs, c.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, c.secret) || !slices.Equal(r.BadShares(), want) {
+			t.Errorf("NewCombineReaderSplit(%v): %d bytes, %v, bad %v", c.id, len(got), err, r.BadShares())
+		}
+	}
+	// A split named but absent: not enough shares.
+	if _, _, err := CombineSSMSSplit(given, SplitID{1}); !errors.Is(err, ErrNotEnoughShares) {
+		t.Errorf("CombineSSMSSplit of an absent split: %v", err)
+	}
+	// 4 shares of A (2 truncated) and 3 good of B, B named: B recovers.
+	mixed := [][]byte{sa[0][:100], sa[1], sa[2][:70], sa[3], sb[0], sb[1], sb[2]}
+	if got, _, err := CombineSSMSSplit(mixed, idb); err != nil || !bytes.Equal(got, b) {
+		t.Errorf("B named among 4 of A (2 truncated): %d bytes, %v", len(got), err)
 	}
 	// The same secret split twice is still two splits.
 	sa2 := mustSplitSSMS(t, a, 5, 3, 64, defaultAEAD(), 16)
-	checkCombine(t, [][]byte{sa2[0], sa[1], sa[2], sa[3]}, a, a, []int{0})
+	if _, _, err := CombineSSMS([][]byte{sa2[0], sa[1], sa[2], sa[3]}); !errors.Is(err, ErrMixedSplits) {
+		t.Errorf("two splits of one secret: %v", err)
+	}
+	if id, err := ParseSplitID(ida.String()); err != nil || id != ida {
+		t.Errorf("ParseSplitID(%q) = %v, %v", ida.String(), id, err)
+	}
+	for _, s := range []string{"", "00", ida.String() + "0", "g" + ida.String()[1:]} {
+		if _, err := ParseSplitID(s); err == nil {
+			t.Errorf("ParseSplitID(%q) succeeded", s)
+		}
+	}
 }
 
+func splitID(t *testing.T, share []byte) SplitID {
+	t.Helper()
+	info, err := InspectSSMS(share)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.SplitID
+}
+
+// TestSSMSDuplicates: copies are told by their content, after the checks,
+// so a damaged copy never hides a good one (issue #11, item 2).
 func TestSSMSDuplicates(t *testing.T) {
 	secret := testSecret(100, 11)
 	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 17)
@@ -476,6 +564,24 @@ func TestSSMSDuplicates(t *testing.T) {
 	wantReasons(t, [][]byte{s[0], s[1], s[1], s[2]}, Duplicate)
 	checkCombine(t, [][]byte{s[3], s[3], s[3], s[4], s[0]}, secret, secret, []int{1, 2})
 	checkCombine(t, [][]byte{s[0], s[0], s[1]}, secret, nil, []int{1})
+
+	// A damaged copy before the good copy of share 1, threshold 2.
+	s2 := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 18)
+	damaged := slices.Clone(s2[1])
+	damaged[len(damaged)-1] ^= 1
+	checkCombine(t, [][]byte{damaged, s2[1], s2[2]}, secret, secret, []int{0})
+	wantReasons(t, [][]byte{damaged, s2[1], s2[2]}, Damaged)
+	// A forged copy (checksums recomputed) before the good one: the forged
+	// copy is named, whatever its place.
+	forged := slices.Clone(s2[1])
+	forge(forged, headerSize+4, 0x20)
+	for _, given := range [][][]byte{{forged, s2[1], s2[2]}, {s2[1], forged, s2[2]}, {s2[2], forged, s2[0], s2[1]}} {
+		got, bad, err := CombineSSMS(given)
+		pos := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, forged) })
+		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: pos, Reason: Inconsistent}}) {
+			t.Errorf("forged copy at %d: %d bytes, %v, %v", pos, len(got), bad, err)
+		}
+	}
 }
 
 func TestSSMSErrors(t *testing.T) {
@@ -529,11 +635,12 @@ func TestSSMSErrors(t *testing.T) {
 		{[]byte("GFSS"), Truncated},
 		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), NotSSMS},
 		{good[0][:40], Truncated},
-		{mod(hdrVersion, 2, false), Unsupported},
+		{mod(hdrVersion, 1, false), Unsupported},
+		{mod(hdrVersion, 3, true), Unsupported},
 		{mod(hdrAEAD, 9, true), Unsupported},
 		{mod(hdrAEAD, 9, false), Damaged},
-		{mod(hdrThreshold, 3, true), Damaged},
-		{mod(hdrX, 0, true), Damaged},
+		{mod(hdrThreshold, 1, true), Damaged},
+		{mod(hdrIndex, 255, true), Damaged},
 		{mod(hdrChunkSize, 0xff, true), Damaged},
 		{good[0][:len(good[0])-1], Truncated},
 	} {
@@ -745,7 +852,7 @@ func TestInspectSSMS(t *testing.T) {
 		if err != nil {
 			t.Fatalf("share %d: %v", i, err)
 		}
-		if info.Parts != 5 || info.Threshold != 3 || info.Index != i {
+		if info.Threshold != 3 || info.Index != i {
 			t.Fatalf("share %d: %+v", i, info)
 		}
 		if i == 0 {
@@ -758,7 +865,7 @@ func TestInspectSSMS(t *testing.T) {
 		t.Fatal("two splits have the same split ID")
 	}
 	damaged := slices.Clone(a[0][:headerSize])
-	damaged[hdrParts] ^= 1
+	damaged[hdrThreshold] ^= 1
 	for _, c := range []struct {
 		b   []byte
 		why Reason

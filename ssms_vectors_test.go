@@ -14,7 +14,8 @@ import (
 // splitSSMS with testRNG(seed) as the randomness: ChaCha8 of math/rand/v2,
 // keyed with the seed as 8 little-endian bytes followed by 24 zero bytes.
 // splitSSMS draws the key (32 bytes), then the split ID (16 bytes), then
-// what split draws to share the key. Regenerate them, after a deliberate
+// the threshold−1 random coefficients of the key's polynomial (32 bytes
+// each, as the engine's product draws them: one block). Regenerate them, after a deliberate
 // change of the format, with
 //
 //	go test -run TestSSMSVectors -update-ssms-vectors

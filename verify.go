@@ -194,6 +194,19 @@ func parityCheck(xs []byte, t int) []byte {
 // of |R|·m. Like H·y, it is zero on the shares and depends on the errors
 // alone.
 func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
+	return findBadScaled(xs, ys, t, nil)
+}
+
+// findBadScaled is findBad for a generalized Reed–Solomon code: the rows ys
+// are consistent when, at every position, scale[i]·ys[i] are the values at
+// xs of one polynomial of degree < t. The scale factors are public and not
+// zero; nil means all ones. SSMS's systematic Cauchy code is one
+// (ssms_decode.go).
+//
+// The checks scale accordingly: y_R = L·y_T becomes
+// y_R = diag(1/scale_R)·L·diag(scale_T)·y_T, and H's column i is multiplied
+// by scale[i].
+func findBadScaled(xs []byte, ys [][]byte, t int, scale []byte) (bad []int, ok bool) {
 	m, n := len(xs), len(ys[0])
 	if m == t {
 		return nil, true
@@ -225,15 +238,32 @@ func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
 				good = append(good, i)
 			}
 		}
-		var coef [64]byte
+		var coefBuf [64]byte
+		coef := lagrange(coefBuf[:0], goodX[:t], goodX[t:len(good)])
+		if scale != nil {
+			for r, i := range good[t:] {
+				inv := gfInvPublic(scale[i])
+				for c, j := range good[:t] {
+					coef[r*t+c] = gfMulPublic(coef[r*t+c], gfMulPublic(scale[j], inv))
+				}
+			}
+		}
 		c.good = good
-		c.check = newMatrix(active, lagrange(coef[:0], goodX[:t], goodX[t:len(good)]), len(good)-t, t)
+		c.check = newMatrix(active, coef, len(good)-t, t)
 		col := c.pass()
 		if col < 0 {
 			break
 		}
 		if h == nil {
-			h = newMatrix(active, parityCheck(xs, t), m-t, m)
+			hc := parityCheck(xs, t)
+			if scale != nil {
+				for k := range m - t {
+					for i := range m {
+						hc[k*m+i] = gfMulPublic(hc[k*m+i], scale[i])
+					}
+				}
+			}
+			h = newMatrix(active, hc, m-t, m)
 		}
 		wrong, ok := decodeAt(h, xs, ys, col)
 		if !ok {

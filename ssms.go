@@ -442,9 +442,9 @@ type header struct {
 	threshold int
 	chunkSize int
 	index     int
-	x         byte                // keyX(index)
-	ad        [adSize]byte        // the fields common to the split
-	id        [splitIDSize]byte   // the split ID, a part of ad
+	x         byte              // keyX(index)
+	ad        [adSize]byte      // the fields common to the split
+	id        [splitIDSize]byte // the split ID, a part of ad
 	keyShare  [keySize]byte
 	crc       uint32
 }

@@ -175,7 +175,11 @@ func (e *CombineError) Error() string {
 		fmt.Fprintf(&b, "split %v (threshold %d): %d good of %s %s", sp.ID, sp.Threshold,
 			sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
 	}
-	if e.Needed > 0 && e.Splits == nil {
+	switch {
+	case e.Needed == 0 || e.Splits != nil:
+	case errors.Is(e.Err, ErrInconsistentShares):
+		fmt.Fprintf(&b, ": %d %s not found bad, %d needed", e.Good, plural(e.Good, "share", "shares"), e.Needed)
+	default:
 		fmt.Fprintf(&b, ": %d good %s, %d needed", e.Good, plural(e.Good, "share", "shares"), e.Needed)
 	}
 	for i, s := range e.Bad {

@@ -135,6 +135,11 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := c.check(lc); err != nil {
 		return err
 	}
+	out, err := openShareOutput(lc.out, lc.force)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
 	set, err := gatherShares(args, lc.rf.shares, lc.rf.decode.val)
 	if err != nil {
 		return err
@@ -147,7 +152,7 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if ssms {
 		return c.ssms(lc, set)
 	}
-	return lc.plain(set)
+	return lc.plain(set, out)
 }
 
 // errSSMSNotYet refuses SSMS shares, for which the library has no lifecycle
@@ -160,7 +165,7 @@ func errSSMSNotYet(cmd string) error {
 
 // plain runs the command on Vault-format shares: it decodes and checks
 // them, derives the new shares and writes them.
-func (lc *lifecycle) plain(set *shareSet) error {
+func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	c := lc.cmd
 	lc.t = newThreshold(lc.rf.threshold, set)
 	if lc.t.t == 0 {
@@ -197,12 +202,11 @@ func (lc *lifecycle) plain(set *shareSet) error {
 	if enc == "" {
 		enc = encodingOf(good)
 	}
-	dest, err := writeShareLines(shares, enc, lc.out, lc.force)
-	if err != nil {
+	if err := out.write(shares, enc); err != nil {
 		return err
 	}
 	if !lc.rf.quiet {
-		for _, line := range c.summary(lc, shares, enc, dest) {
+		for _, line := range c.summary(lc, shares, enc, out.dest) {
 			sayf(os.Stderr, "%s", line)
 		}
 	}
@@ -241,39 +245,55 @@ func lifecycleError(cmd string, err error, good []textShare, t threshold) error 
 	return explainCombineError(err, t, len(good))
 }
 
-// writeShareLines writes Vault-format shares one per line, in enc, as split
-// -encode does: to the file out (mode 0600, whole or not at all, not over an
-// existing file without force), or to stdout when out is "" or "-". It
-// returns the destination, for messages.
-func writeShareLines(shares [][]byte, enc, out string, force bool) (string, error) {
-	var w io.Writer = os.Stdout
-	dest := "stdout"
-	var set *outputSet
-	if out != "" && out != "-" {
-		set = newOutputSet(force)
-		defer set.abort()
-		f, err := set.create(out)
-		if err != nil {
-			return "", err
-		}
-		w, dest = &destWriter{f, out}, quote(out)
+// A shareOutput is where the new shares go, as split -encode writes them:
+// the file -o (mode 0600, whole or not at all, not over an existing file
+// without -f), or stdout when -o is "" or "-".
+type shareOutput struct {
+	w    io.Writer
+	dest string     // for messages
+	set  *outputSet // nil for stdout
+}
+
+// openShareOutput starts the output out. It is called before any input is
+// read, so that an existing file is refused before shares are typed or any
+// work is done; abort (deferred) removes what was begun.
+func openShareOutput(out string, force bool) (*shareOutput, error) {
+	if out == "" || out == "-" {
+		return &shareOutput{w: os.Stdout, dest: "stdout"}, nil
 	}
-	bw := bufio.NewWriter(w)
+	set := newOutputSet(force)
+	f, err := set.create(out)
+	if err != nil {
+		set.abort()
+		return nil, err
+	}
+	return &shareOutput{w: &destWriter{f, out}, dest: quote(out), set: set}, nil
+}
+
+// write writes the shares one per line, in enc, and puts the file in
+// place.
+func (o *shareOutput) write(shares [][]byte, enc string) error {
+	bw := bufio.NewWriter(o.w)
 	for _, s := range shares {
 		fmt.Fprintln(bw, encodeTextShare(s, enc))
 	}
 	if err := bw.Flush(); err != nil {
-		if set == nil {
-			return "", fmt.Errorf("writing to stdout: %v", unwrapPath(err))
+		if o.set == nil {
+			return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
 		}
-		return "", err
+		return err
 	}
-	if set != nil {
-		if err := set.commit(); err != nil {
-			return "", err
-		}
+	if o.set != nil {
+		return o.set.commit()
 	}
-	return dest, nil
+	return nil
+}
+
+// abort removes the file begun, unless write put it in place.
+func (o *shareOutput) abort() {
+	if o.set != nil {
+		o.set.abort()
+	}
 }
 
 // partsOf returns the bytes of the shares, for the library.

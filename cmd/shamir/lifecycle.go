@@ -135,11 +135,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := c.check(lc); err != nil {
 		return err
 	}
-	out, err := openShareOutput(lc.out, lc.force)
+	out, err := checkShareOutput(lc.out, lc.force)
 	if err != nil {
 		return err
 	}
-	defer out.abort()
 	set, err := gatherShares(args, lc.rf.shares, lc.rf.decode.val)
 	if err != nil {
 		return err
@@ -249,51 +248,58 @@ func lifecycleError(cmd string, err error, good []textShare, t threshold) error 
 // the file -o (mode 0600, whole or not at all, not over an existing file
 // without -f), or stdout when -o is "" or "-".
 type shareOutput struct {
-	w    io.Writer
-	dest string     // for messages
-	set  *outputSet // nil for stdout
+	path  string // "" for stdout
+	force bool
+	dest  string // for messages
 }
 
-// openShareOutput starts the output out. It is called before any input is
-// read, so that an existing file is refused before shares are typed or any
-// work is done; abort (deferred) removes what was begun.
-func openShareOutput(out string, force bool) (*shareOutput, error) {
+// checkShareOutput refuses an output file that exists (without -f) or is
+// a folder. It is called before any input is read, so that no one types
+// shares, or waits, for a run that would fail; the file itself is created
+// only once the shares are made, so that a temporary file never shows up
+// among the inputs (-o in a folder of shares given). write checks again.
+func checkShareOutput(out string, force bool) (*shareOutput, error) {
 	if out == "" || out == "-" {
-		return &shareOutput{w: os.Stdout, dest: "stdout"}, nil
+		return &shareOutput{dest: "stdout"}, nil
 	}
-	set := newOutputSet(force)
-	f, err := set.create(out)
-	if err != nil {
-		set.abort()
-		return nil, err
+	if fi, err := os.Lstat(out); err == nil {
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s is a folder; name a file to write", quote(out))
+		}
+		if !force {
+			return nil, existsError(out)
+		}
 	}
-	return &shareOutput{w: &destWriter{f, out}, dest: quote(out), set: set}, nil
+	return &shareOutput{path: out, force: force, dest: quote(out)}, nil
 }
 
-// write writes the shares one per line, in enc, and puts the file in
-// place.
+// write writes the shares one per line, in enc.
 func (o *shareOutput) write(shares [][]byte, enc string) error {
-	bw := bufio.NewWriter(o.w)
-	for _, s := range shares {
-		fmt.Fprintln(bw, encodeTextShare(s, enc))
-	}
-	if err := bw.Flush(); err != nil {
-		if o.set == nil {
-			return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
+	if o.path != "" {
+		set := newOutputSet(o.force)
+		defer set.abort()
+		f, err := set.create(o.path)
+		if err != nil {
+			return err
 		}
-		return err
+		if err := writeLines(&destWriter{f, o.path}, shares, enc); err != nil {
+			return err
+		}
+		return set.commit()
 	}
-	if o.set != nil {
-		return o.set.commit()
+	if err := writeLines(os.Stdout, shares, enc); err != nil {
+		return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
 	}
 	return nil
 }
 
-// abort removes the file begun, unless write put it in place.
-func (o *shareOutput) abort() {
-	if o.set != nil {
-		o.set.abort()
+// writeLines writes shares to w one per line, in enc.
+func writeLines(w io.Writer, shares [][]byte, enc string) error {
+	bw := bufio.NewWriter(w)
+	for _, s := range shares {
+		fmt.Fprintln(bw, encodeTextShare(s, enc))
 	}
+	return bw.Flush()
 }
 
 // partsOf returns the bytes of the shares, for the library.
@@ -608,7 +614,7 @@ var refreshCmd = &lifecycleCmd{
 		return shamir.Refresh(partsOf(good), lc.t.t)
 	},
 	ssms:      refreshSSMS,
-	unchecked: "its new share wrong",
+	unchecked: "its new share wrong too",
 	summary: func(lc *lifecycle, shares [][]byte, enc, dest string) []string {
 		return []string{
 			fmt.Sprintf("wrote %s, at %s, to %s, one per line; any %d recover the secret",

@@ -369,6 +369,9 @@ nothing is derived from them. With exactly T shares there is nothing to
 check them against, and a damaged share would make every new share wrong:
 recreate says so.
 
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop recreate after it
+removes the file it had begun to write.
+
 SSMS share files (split's default) are not supported yet.
 
 Flags:
@@ -456,6 +459,9 @@ Consistency first: given more than T shares, extend checks them against
 each other, and refuses shares that disagree, naming each by file and line.
 With exactly T shares there is nothing to check them against, and a
 damaged share would make every new share wrong: extend says so.
+
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop extend after it
+removes the file it had begun to write.
 
 SSMS share files (split's default) are not supported yet.
 
@@ -570,6 +576,9 @@ each other, and refuses shares that disagree, naming each by file and line.
 With exactly T shares there is nothing to check them against: a damaged
 share stays damaged, and refresh says so.
 
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop refresh after it
+removes the file it had begun to write.
+
 SSMS share files (split's default) are not supported yet.
 
 Flags:
@@ -629,7 +638,7 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error { return errSSMSNotYet("ref
 
 var cmdReshare = &command{
 	name:  "reshare",
-	short: "make a new split of the secret, with a new number of shares or threshold",
+	short: "make a new split: a new number of shares or threshold",
 	run:   func(args []string) error { return runLifecycle(reshareCmd, args) },
 	help: `usage: shamir reshare -t T -n N -newt NEWT [flags] [PATH ... | -]
 
@@ -655,6 +664,9 @@ each other, and refuses shares that disagree, naming each by file and line.
 With exactly T shares there is nothing to check them against, and a
 damaged share would make the new split one of a wrong secret: reshare says
 so.
+
+SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop reshare after it
+removes the file it had begun to write.
 
 SSMS share files (split's default) are not supported yet.
 

@@ -155,7 +155,7 @@ func lookup(name string) *command {
 func printOverview(w io.Writer) {
 	list := ""
 	for _, c := range commands {
-		list += fmt.Sprintf("\t%-8s %s\n", c.name, c.short)
+		list += fmt.Sprintf("\t%-9s %s\n", c.name, c.short)
 	}
 	fmt.Fprintf(w, overview, list)
 }

@@ -444,7 +444,7 @@ The new shares' x coordinates differ from those of the shares given, and
 from those of -inuse: give there the x coordinates of the split's other
 shares, which are not given. A new share at the x coordinate of one of those
 would be a copy of it, and the split would have fewer distinct shares than
-its holders believe. (A share's x coordinate is its last byte; split does
+its holders believe; without -inuse, extend notes that. (A share's x coordinate is its last byte; split does
 not print them, but recreate, extend, refresh and reshare do.) The holders
 of the other shares are not told that the split grew: keep a record of who
 holds which x coordinate, or use reshare, which changes every share.
@@ -529,6 +529,13 @@ var extendCmd = &lifecycleCmd{
 				return nil, err
 			}
 			return shamir.Recreate(partsOf(good), lc.t.t, lc.xs...)
+		}
+		if len(lc.inUse) == 0 && !lc.rf.quiet {
+			// Nothing here can know of the split's other shares, and a
+			// new share drawn at one of their x coordinates would be a
+			// silent copy of it.
+			sayf(os.Stderr, "note: the new shares avoid only the x coordinates of the %s given; if the split has others, name theirs with -inuse",
+				count(len(good), "share"))
 		}
 		return shamir.Extend(partsOf(good), lc.t.t, lc.count, lc.inUse)
 	},

@@ -31,6 +31,9 @@ type lifecycleCmd struct {
 	// once parsed (usage errors come before any input is read).
 	flags func(fs *flag.FlagSet, lc *lifecycle)
 	check func(lc *lifecycle) error
+	// checkPlain, if not nil, checks the flags against the Vault-format
+	// shares read, before anything is said about them.
+	checkPlain func(lc *lifecycle, good []textShare) error
 	// plain derives the new Vault-format shares from the good ones, after
 	// the shared checks; ssms does the whole work for SSMS shares.
 	plain func(lc *lifecycle, good []textShare) ([][]byte, error)
@@ -185,6 +188,11 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	if len(good) < lc.t.t {
 		return withHints(fmt.Errorf("not enough shares to %s: %s, %d needed (%s)", c.name, count(len(good), "share"), lc.t.t, lc.t),
 			"add shares")
+	}
+	if c.checkPlain != nil {
+		if err := c.checkPlain(lc, good); err != nil {
+			return err
+		}
 	}
 	if len(good) == lc.t.t && !lc.rf.quiet {
 		sayf(os.Stderr, "note: %s, as many as the threshold (%s): there is no spare share to check them against, and a damaged one would make %s",
@@ -408,10 +416,10 @@ var recreateCmd = &lifecycleCmd{
 		}
 		return checkXs("-x", lc.xs, true)
 	},
+	checkPlain: func(lc *lifecycle, good []textShare) error {
+		return checkFree(lc.xs, good)
+	},
 	plain: func(lc *lifecycle, good []textShare) ([][]byte, error) {
-		if err := checkFree(lc.xs, good); err != nil {
-			return nil, err
-		}
 		return shamir.Recreate(partsOf(good), lc.t.t, lc.xs...)
 	},
 	ssms:      recreateSSMS,
@@ -523,11 +531,11 @@ var extendCmd = &lifecycleCmd{
 		}
 		return checkXs("-inuse", lc.inUse, false)
 	},
+	checkPlain: func(lc *lifecycle, good []textShare) error {
+		return checkFree(lc.xs, good)
+	},
 	plain: func(lc *lifecycle, good []textShare) ([][]byte, error) {
 		if len(lc.xs) > 0 {
-			if err := checkFree(lc.xs, good); err != nil {
-				return nil, err
-			}
 			return shamir.Recreate(partsOf(good), lc.t.t, lc.xs...)
 		}
 		if len(lc.inUse) == 0 && !lc.rf.quiet {
@@ -622,11 +630,14 @@ var refreshCmd = &lifecycleCmd{
 		}
 		return nil
 	},
-	plain: func(lc *lifecycle, good []textShare) ([][]byte, error) {
+	checkPlain: func(lc *lifecycle, good []textShare) error {
 		if lc.parts != 0 && lc.parts != len(good) {
-			return nil, withHints(fmt.Errorf("%s given, -n %d: refresh every share of the split", count(len(good), "share"), lc.parts),
+			return withHints(fmt.Errorf("%s given, -n %d: refresh every share of the split", count(len(good), "share"), lc.parts),
 				"a share left out is not refreshed, and no longer combines with the new ones")
 		}
+		return nil
+	},
+	plain: func(lc *lifecycle, good []textShare) ([][]byte, error) {
 		return shamir.Refresh(partsOf(good), lc.t.t)
 	},
 	ssms:      refreshSSMS,

@@ -11,16 +11,27 @@ import (
 
 // The flags mean the same in every command that has them:
 //
-//	-n, -parts N        split: the number of shares to make
-//	-t, -threshold T    the number of shares that recover the secret
+//	-n, -parts N        split, reshare: the number of shares to make;
+//	                    refresh: the number of shares of the split, all
+//	                    to be given
+//	-t, -threshold T    the number of shares that recover the secret (of
+//	                    the shares read, where shares are read)
+//	-newt, -newthreshold T
+//	                    reshare: the threshold of the new split
+//	-x X[,X...]         recreate, extend: the x coordinates of the shares
+//	                    to make
+//	-inuse X[,X...]     extend: the x coordinates of shares not given
+//	-k, -count K        extend: the number of new shares
 //	-o, -out PATH       where the output goes; "-" is stdout where one stream
-//	                    is written (combine, split -encode), refused elsewhere
+//	                    is written (combine, split -encode, and the
+//	                    lifecycle commands), refused elsewhere
 //	-encode ENCODING    what the command writes is text in ENCODING: split
-//	                    writes Vault-format shares, combine writes the secret
+//	                    and the lifecycle commands write Vault-format
+//	                    shares, combine writes the secret
 //	-decode ENCODING    what the command reads is text in ENCODING: split
-//	                    reads the secret, combine and verify read
-//	                    Vault-format shares
-//	-share SHARE        a Vault-format share itself (combine, verify)
+//	                    reads the secret, combine, verify and the lifecycle
+//	                    commands read Vault-format shares
+//	-share SHARE        a Vault-format share itself (where shares are read)
 //	-name NAME          split: the name in the share files' names
 //	-allowempty         split: an empty secret is meant
 //	-f, -force          overwrite existing files

@@ -6,6 +6,10 @@
 //	shamir split -n PARTS -t THRESHOLD [flags] [FILE | -]
 //	shamir combine [flags] [PATH ... | -]
 //	shamir verify [flags] [PATH ... | -]
+//	shamir recreate -t T -x X[,X...] [flags] [PATH ... | -]
+//	shamir extend -t T -k COUNT [-inuse X[,X...]] [flags] [PATH ... | -]
+//	shamir refresh -t T [-n N] [flags] [PATH ... | -]
+//	shamir reshare -t T -n N -newt NEWT [flags] [PATH ... | -]
 //	shamir version
 //
 // Shares come in two formats. SSMS share files (NAME.I-of-N.shamir), the
@@ -16,6 +20,12 @@
 // are byte-compatible with HashiCorp Vault's shamir package. combine and
 // verify take paths of share files and of folders of them, or read shares
 // from stdin, and tell the formats apart by the shares.
+//
+// recreate, extend, refresh and reshare derive new shares from the shares
+// of a split, over its life: a lost share made again, shares for new
+// holders, every share re-randomized, a new number of shares or threshold.
+// They read shares as combine does and write Vault-format shares as split
+// -encode does; SSMS shares are not supported by them yet.
 //
 // Run "shamir help COMMAND" or "shamir COMMAND -h" for each command's flags.
 //
@@ -48,7 +58,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because the run functions
 	// refer back to the commands for their help texts.
-	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdVersion}
+	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdVersion}
 }
 
 const overview = `Shamir splits a secret into shares, any threshold of which recover it.
@@ -145,7 +155,7 @@ func lookup(name string) *command {
 func printOverview(w io.Writer) {
 	list := ""
 	for _, c := range commands {
-		list += fmt.Sprintf("\t%-8s %s\n", c.name, c.short)
+		list += fmt.Sprintf("\t%-9s %s\n", c.name, c.short)
 	}
 	fmt.Fprintf(w, overview, list)
 }

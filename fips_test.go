@@ -77,7 +77,6 @@ func ssmsRecords(t *testing.T, s []byte) (hdr []byte, recs [][]byte) {
 func rejoin(t *testing.T, hdr []byte, recs [][]byte) []byte {
 	t.Helper()
 	s := slices.Clone(hdr)
-	hcrc := crcOf(hdr[:hdrCRC])
 	var num chunkNum
 	for k, r := range recs {
 		r = slices.Clone(r)
@@ -88,7 +87,7 @@ func rejoin(t *testing.T, hdr []byte, recs [][]byte) []byte {
 		binary.BigEndian.PutUint32(r, v)
 		num.set(uint64(k), false)
 		end := len(r) - 4
-		binary.BigEndian.PutUint32(r[end:], recordCRC(hcrc, &num, r[:end]))
+		binary.BigEndian.PutUint32(r[end:], recordCRC(recordSeed(hdr), &num, r[:end]))
 		s = append(s, r...)
 	}
 	h, why := parseHeader(s)

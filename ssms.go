@@ -287,7 +287,7 @@ type encoder struct {
 	aeadID           byte
 	overhead         int      // the AEAD's (aeadOverhead)
 	headers          [][]byte // each share's header
-	hcrc             []uint32 // their CRCs, where each record's CRC starts
+	seeds            []uint32 // where each share's record CRCs start (recordSeed)
 	key              [keySize]byte
 	code             *rsCode
 }
@@ -318,7 +318,7 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		aeadID:    aeadID,
 		overhead:  aeadOverhead(aeadID),
 		headers:   make([][]byte, parts),
-		hcrc:      make([]uint32, parts),
+		seeds:     make([]uint32, parts),
 		code:      newRSCode(parts, threshold),
 	}
 	var id [splitIDSize]byte
@@ -350,8 +350,8 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		copy(h[hdrSplitID:], id[:])
 		h[hdrIndex] = byte(i)
 		copy(h[hdrKeyShare:hdrCRC], keyShares[i])
-		e.hcrc[i] = crc32.Checksum(h[:hdrCRC], castagnoli)
-		binary.BigEndian.PutUint32(h[hdrCRC:], e.hcrc[i])
+		binary.BigEndian.PutUint32(h[hdrCRC:], crc32.Checksum(h[:hdrCRC], castagnoli))
+		e.seeds[i] = recordSeed(h)
 		e.headers[i] = h
 	}
 	return e, nil
@@ -423,14 +423,20 @@ func (e *encoder) seal(s *sealer, count uint64, p []byte, last bool, recs [][]by
 		if i < t {
 			copy(rec[4:4+f], s.data[i])
 		}
-		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.hcrc[i], &s.num, rec[:4+f]))
+		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.seeds[i], &s.num, rec[:4+f]))
 	}
 }
 
-// recordCRC is the CRC-32C of a share's header (less its CRC), the chunk
-// number as 8 big-endian bytes, and the record up to its CRC. Binding the
-// header and the number makes a record moved within a share, or into a
-// share of another split, fail its check.
+// recordSeed is where the record CRCs of the share with header h start:
+// the CRC-32C of the header up to the key share, that is of the split's
+// parameters and the share's index. The key share is left out so that
+// refreshing the key shares rewrites headers only, never records.
+func recordSeed(h []byte) uint32 { return crc32.Checksum(h[:hdrKeyShare], castagnoli) }
+
+// recordCRC continues seed (recordSeed) with the chunk number as 8
+// big-endian bytes and the record up to its CRC. Binding the split, the
+// index and the number makes a record moved within a share, into another
+// share, or into a share of another split, fail its check.
 func recordCRC(hcrc uint32, num *chunkNum, rec []byte) uint32 {
 	return crc32.Update(crc32.Update(hcrc, castagnoli, num.be[:]), castagnoli, rec)
 }
@@ -446,7 +452,7 @@ type header struct {
 	ad        [adSize]byte      // the fields common to the split
 	id        [splitIDSize]byte // the split ID, a part of ad
 	keyShare  [keySize]byte
-	crc       uint32
+	seed      uint32 // recordSeed
 }
 
 // parseHeader parses and checks the first headerSize bytes of a share. It
@@ -473,9 +479,9 @@ func parseHeader(b []byte) (*header, Reason) {
 		threshold: int(b[hdrThreshold]),
 		chunkSize: int(binary.BigEndian.Uint32(b[hdrChunkSize:])),
 		index:     int(b[hdrIndex]),
-		crc:       crc32.Checksum(b[:hdrCRC], castagnoli),
+		seed:      recordSeed(b),
 	}
-	if h.crc != binary.BigEndian.Uint32(b[hdrCRC:]) {
+	if crc32.Checksum(b[:hdrCRC], castagnoli) != binary.BigEndian.Uint32(b[hdrCRC:]) {
 		return nil, Damaged
 	}
 	copy(h.ad[:], b[:adSize])
@@ -541,7 +547,7 @@ func parseRecord(h *header, num *chunkNum, rec []byte) (record, Reason) {
 	if len(rec) != recordOverhead+f {
 		return record{}, Truncated
 	}
-	if recordCRC(h.crc, num, rec[:4+f]) != binary.BigEndian.Uint32(rec[4+f:]) {
+	if recordCRC(h.seed, num, rec[:4+f]) != binary.BigEndian.Uint32(rec[4+f:]) {
 		return record{}, Damaged
 	}
 	return record{n: n, last: last, frag: rec[4 : 4+f]}, 0

@@ -81,7 +81,7 @@ func forgeBytes(s []byte, ks []int, f byte) bool {
 	var num chunkNum
 	for c, r := range recs {
 		num.set(uint64(c), false)
-		binary.BigEndian.PutUint32(s[r.crc:], recordCRC(hcrc, &num, s[r.from:r.crc]))
+		binary.BigEndian.PutUint32(s[r.crc:], recordCRC(recordSeed(s), &num, s[r.from:r.crc]))
 	}
 	return true
 }

@@ -362,7 +362,7 @@ func forge(s []byte, k int, f byte) {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold, h.overhead)
 		num.set(count, false)
-		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(hcrc, &num, s[off:off+4+f]))
+		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(recordSeed(s), &num, s[off:off+4+f]))
 		off += recordOverhead + f
 	}
 }

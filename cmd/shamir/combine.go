@@ -36,7 +36,12 @@ that encoding, and nothing is told.
 
 Shares that are damaged, truncated, duplicated or from another secret are
 named, by file and line, and set aside; if enough good shares remain, the
-secret is still recovered, with a warning. SSMS shares record their
+secret is still recovered, with a warning. SSMS shares of more than one
+split (an old split beside a new one, say) recover nothing: combine lists
+the splits, with their IDs, thresholds and shares, and -split names the one
+meant; the other splits' shares are then named and set aside. SSMS shares
+altered on purpose, checksums and all, are found by error correction while
+at most (shares-threshold)/2 are. SSMS shares record their
 threshold and are authenticated. Vault-format shares record neither: from
 fewer shares than the threshold, or with a damaged one, Vault's combine gives
 a wrong secret without error. Give the threshold with -t to have the shares
@@ -61,6 +66,8 @@ Flags:
 	                     base64 or hex
 	-share SHARE         a Vault-format share itself (may be repeated);
 	                     other users can read it in ps: prefer stdin
+	-split ID            recover the SSMS split with this ID (its first
+	                     digits will do), when the shares are of several
 	-encode ENCODING     write the secret as one line of base64 or hex text
 	-f, -force           overwrite FILE
 	-q, -quiet           no progress bar, notes or summary (warnings and
@@ -71,6 +78,7 @@ Examples:
 	shamir combine backup/secret.tar.1-of-5.shamir backup/secret.tar.4-of-5.shamir \
 		backup/secret.tar.5-of-5.shamir -o secret.tar
 	shamir combine backup -o secret.tar
+	shamir combine -split 3f2a9c backup -o secret.tar
 	shamir combine -t 3 < unseal-keys.txt
 	vault operator init | tee init.txt; shamir combine -t 3 -encode base64 init.txt
 

@@ -171,6 +171,7 @@ type readFlags struct {
 	threshold int
 	decode    *choice
 	shares    list
+	split     string
 	quiet     bool
 }
 
@@ -179,6 +180,7 @@ func (r *readFlags) register(fs *flag.FlagSet) {
 	intFlag(fs, &r.threshold, "t", "threshold")
 	valueFlag(fs, r.decode, "decode")
 	valueFlag(fs, &r.shares, "share")
+	stringFlag(fs, &r.split, "split")
 	boolFlag(fs, &r.quiet, "q", "quiet")
 }
 
@@ -210,6 +212,15 @@ func (r *readFlags) format(set *shareSet, cmd string) (ssms bool, err error) {
 		if err := checkSSMSThreshold(set, r.threshold); err != nil {
 			return false, err
 		}
+		if r.split != "" {
+			id, err := set.findSplit(r.split)
+			if err != nil {
+				return false, err
+			}
+			set.split = &id
+		}
+	} else if r.split != "" {
+		return false, usagef("-split %s: only SSMS shares belong to splits with IDs; these are Vault-format shares", r.split)
 	}
 	return ssms, nil
 }

@@ -49,11 +49,12 @@ type problem struct {
 
 // A shareSet is what the arguments of combine or verify hold.
 type shareSet struct {
-	ssms     []*ssmsShare // SSMS shares
-	text     []textShare  // Vault-format shares, not yet decoded
-	textFrom []string     // the inputs that gave Vault-format shares, for messages
-	notSSMS  []problem    // files named *.shamir that hold no shares
-	ignored  []problem    // inputs that hold no shares
+	ssms     []*ssmsShare    // SSMS shares
+	split    *shamir.SplitID // the split -split names, if it does
+	text     []textShare     // Vault-format shares, not yet decoded
+	textFrom []string        // the inputs that gave Vault-format shares, for messages
+	notSSMS  []problem       // files named *.shamir that hold no shares
+	ignored  []problem       // inputs that hold no shares
 
 	// threshold is the threshold of the Vault-format shares when the input
 	// says it (vault operator init's JSON does), and thresholdFrom says

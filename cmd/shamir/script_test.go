@@ -38,6 +38,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,6 +103,7 @@ func TestScripts(t *testing.T) {
 			"closefifo": cmdClosefifo,
 			"randfile":  cmdRandfile,
 			"setq":      cmdSetq,
+			"splitid":   cmdSplitID,
 		},
 	})
 }
@@ -251,6 +253,19 @@ func cmdRandfile(ts *testscript.TestScript, neg bool, args []string) {
 	_, err = io.CopyN(f, rand.NewChaCha8(seed), n)
 	ts.Check(err)
 	ts.Check(f.Close())
+}
+
+// cmdSplitID sets VAR to the first 8 digits of the split ID that the
+// last command's stderr names (split prints it), as a person would copy it.
+func cmdSplitID(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: splitid VAR")
+	}
+	m := regexp.MustCompile(`of split ([0-9a-f]{32})`).FindStringSubmatch(ts.ReadFile("stderr"))
+	if m == nil {
+		ts.Fatalf("splitid: no split ID in stderr")
+	}
+	ts.Setenv(args[0], m[1][:8])
 }
 
 func cmdSetq(ts *testscript.TestScript, neg bool, args []string) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gf256/shamir"
 )
@@ -53,6 +54,9 @@ func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
 		bufs[i] = bufio.NewWriterSize(&destWriter{f, paths[i]}, copyBufSize)
 		ws[i] = bufs[i]
 	}
+	// The first share's header, for the split ID the summary prints.
+	first := &headOf{w: ws[0]}
+	ws[0] = first
 	sw, err := shamir.NewSplitWriter(ws, o.threshold)
 	if err != nil {
 		return err
@@ -82,10 +86,27 @@ func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
 		return err
 	}
 	if !o.quiet {
-		sayf(os.Stderr, "wrote %d shares, %s to %s; any %d recover the secret",
-			o.parts, quote(paths[0]), quote(paths[o.parts-1]), o.threshold)
+		id := "?"
+		if info, err := shamir.InspectSSMS(first.head); err == nil {
+			id = info.SplitID.String()
+		}
+		sayf(os.Stderr, "wrote %d shares, %s to %s, of split %s; any %d recover the secret",
+			o.parts, quote(paths[0]), quote(paths[o.parts-1]), id, o.threshold)
 	}
 	return nil
+}
+
+// headOf passes writes on to w and keeps the first 128 bytes written.
+type headOf struct {
+	w    io.Writer
+	head []byte
+}
+
+func (h *headOf) Write(p []byte) (int, error) {
+	if len(h.head) < 128 {
+		h.head = append(h.head, p[:min(len(p), 128-len(h.head))]...)
+	}
+	return h.w.Write(p)
 }
 
 // checkSSMSThreshold checks a -t given with SSMS shares, which record their
@@ -112,7 +133,7 @@ func combineSSMS(set *shareSet, opts outputOptions) error {
 	if err := intoFolder(set, &opts); err != nil {
 		return err
 	}
-	cr, err := shamir.NewCombineReader(set.readers())
+	cr, err := set.combineReader()
 	if err != nil {
 		return ssmsFailure(set, err)
 	}
@@ -143,10 +164,77 @@ func combineSSMS(set *shareSet, opts outputOptions) error {
 	// The whole secret was read, so it is good; the shares found bad on
 	// the way are to be replaced.
 	found := cr.BadShares()
-	bad := append(slices.Clone(set.notSSMS), badSSMS(set, found)...)
+	others := set.setAside(cr.BadShares(), opts.quiet)
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, others)...)
 	reportBad(os.Stderr, bad)
 	summarize(len(set.ssms)-len(found), bad, opts)
 	return nil
+}
+
+// setAside notes (unless quiet) the shares of other splits than the one
+// -split named, which are not bad but not the ones meant, and returns the
+// other shares found bad.
+func (set *shareSet) setAside(found []shamir.BadShare, quiet bool) []shamir.BadShare {
+	if set.split == nil {
+		return found
+	}
+	var rest []shamir.BadShare
+	for _, b := range found {
+		if b.Reason != shamir.OtherSplit {
+			rest = append(rest, b)
+			continue
+		}
+		if !quiet {
+			sayf(os.Stderr, "set aside %s: of another split than %s", set.ssms[b.Position].where, set.split)
+		}
+	}
+	return rest
+}
+
+// combineReader returns the library's reader of the secret of the SSMS
+// shares: of the split -split named, if it did.
+func (set *shareSet) combineReader() (*shamir.CombineReader, error) {
+	if set.split != nil {
+		return shamir.NewCombineReaderSplit(set.readers(), *set.split)
+	}
+	return shamir.NewCombineReader(set.readers())
+}
+
+// findSplit returns the ID of the one split among the SSMS shares whose ID
+// starts with prefix, as -split gives it: the whole ID as the command
+// prints it, or enough of its start to tell it from the others'.
+func (set *shareSet) findSplit(prefix string) (shamir.SplitID, error) {
+	p := strings.ToLower(prefix)
+	if len(p) < 4 || len(p) > 32 || strings.Trim(p, "0123456789abcdef") != "" {
+		return shamir.SplitID{}, usagef("-split %s: a split ID is 32 hexadecimal digits, or at least the first 4 of them", quote(prefix))
+	}
+	var found []shamir.SplitID
+	for _, s := range set.ssms {
+		if s.hasHdr && strings.HasPrefix(s.info.SplitID.String(), p) && !slices.Contains(found, s.info.SplitID) {
+			found = append(found, s.info.SplitID)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return shamir.SplitID{}, withHints(fmt.Errorf("no share of split %s among the inputs", p), splitsHint(set))
+	}
+	return shamir.SplitID{}, usagef("-split %s: %d splits among the inputs have IDs that start so: give more of the ID", p, len(found))
+}
+
+// splitsHint lists the splits of the SSMS shares, as a hint.
+func splitsHint(set *shareSet) string {
+	var ids []string
+	for _, s := range set.ssms {
+		if s.hasHdr && !slices.Contains(ids, s.info.SplitID.String()) {
+			ids = append(ids, s.info.SplitID.String())
+		}
+	}
+	if len(ids) == 0 {
+		return "no SSMS share among the inputs has a readable header"
+	}
+	return "the splits among the inputs: " + strings.Join(ids, ", ")
 }
 
 // readers returns the readers of the SSMS shares, in order.
@@ -230,6 +318,9 @@ func ssmsFailure(set *shareSet, err error) error {
 	}
 	bad := append(slices.Clone(set.notSSMS), badSSMS(set, ce.Bad)...)
 	reportBad(os.Stderr, bad)
+	if errors.Is(ce, shamir.ErrMixedSplits) {
+		return mixedSplits(set, ce.Splits)
+	}
 	msg := "the secret was not recovered"
 	if ce.Err != nil {
 		msg = ce.Err.Error()
@@ -242,6 +333,24 @@ func ssmsFailure(set *shareSet, err error) error {
 		err = withHints(err, "add shares"+pick(len(bad) > 0, ", or replace the bad ones", ""))
 	}
 	return err
+}
+
+// mixedSplits explains why shares of several splits recover nothing: it
+// lists each split, with its threshold, its shares and how many of them are
+// good, and says how to name the one meant.
+func mixedSplits(set *shareSet, splits []shamir.SplitShares) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the shares are of %d splits, and which is meant is not said:", len(splits))
+	for _, sp := range splits {
+		var names []string
+		for _, p := range sp.Positions {
+			names = append(names, set.ssms[p].where)
+		}
+		fmt.Fprintf(&b, "\nsplit %s, threshold %d: %d good of %s: %s", sp.ID, sp.Threshold, sp.Good,
+			count(len(sp.Positions), "share"), strings.Join(names, ", "))
+	}
+	return withHints(errors.New(b.String()),
+		"name the split to recover with -split ID (the first digits of its ID will do), or give the shares of one split only")
 }
 
 // reportBad prints a line for each bad share.

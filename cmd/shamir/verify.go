@@ -22,7 +22,8 @@ and of folders of them, "-" for stdin, shares on stdin when no path is
 given, and -share.
 
 SSMS share files are checked whole: their headers, and the authentication of
-all their data. Vault-format shares record neither the threshold nor any
+all their data. Shares of more than one split are an error that lists the
+splits, unless -split names the one to check. Vault-format shares record neither the threshold nor any
 checksum; they can only be checked against each other, which needs the
 threshold (-t, or the JSON of vault operator init) and more shares than it:
 with T+r shares, up to r bad ones are detected and up to r/2 are named.
@@ -42,6 +43,8 @@ Flags:
 	                     base64 or hex
 	-share SHARE         a Vault-format share itself (may be repeated);
 	                     other users can read it in ps: prefer stdin
+	-split ID            check the SSMS split with this ID (its first
+	                     digits will do), when the shares are of several
 	-q, -quiet           print only problems
 
 Examples:
@@ -121,7 +124,7 @@ func verifySSMS(set *shareSet, quiet bool) error {
 		reportBad(os.Stderr, set.notSSMS)
 		return errors.New("no SSMS share among the inputs can be read")
 	}
-	cr, err := shamir.NewCombineReader(set.readers())
+	cr, err := set.combineReader()
 	if err == nil {
 		p := startProgress("verifying", set.secretSize(), quiet)
 		_, err = io.Copy(io.Discard, p.reader(cr))
@@ -131,6 +134,6 @@ func verifySSMS(set *shareSet, quiet bool) error {
 		return ssmsFailure(set, err)
 	}
 	found := cr.BadShares()
-	bad := append(slices.Clone(set.notSSMS), badSSMS(set, found)...)
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, set.setAside(found, quiet))...)
 	return verdict(len(set.ssms)-len(found), bad, quiet)
 }

@@ -3,6 +3,8 @@ package shamir
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -50,12 +52,14 @@ const (
 	hdrSplitID   = 13
 	hdrIndex     = 29 // the first field that differs between shares
 	hdrKeyShare  = 30
-	hdrCRC       = 62
-	headerSize   = 66
+	hdrTag       = 62
+	hdrCRC       = 78
+	headerSize   = 82
 
 	adSize      = hdrIndex // the fields every share of a split has in common
 	splitIDSize = 16
 	keySize     = 32
+	tagSize     = 16
 
 	// maxIndex is the largest share index: the key share of index i is at
 	// x = i+1, and x is a non-zero byte.
@@ -214,7 +218,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with [CombineSSMS]; fewer reveal nothing about it but its length.
 // Unlike [Split], each share is only about len(secret)/threshold bytes: a
-// 66-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
+// 82-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
 // 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
 // secret may be empty.
 //
@@ -339,6 +343,8 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		clear(e.key[:])
 		return nil, err
 	}
+	tk := tagKey(&e.key)
+	defer clear(tk[:])
 	hbuf := make([]byte, parts*headerSize)
 	for i := range parts {
 		h := hbuf[i*headerSize : (i+1)*headerSize]
@@ -349,12 +355,45 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		binary.BigEndian.PutUint32(h[hdrChunkSize:], uint32(chunkSize))
 		copy(h[hdrSplitID:], id[:])
 		h[hdrIndex] = byte(i)
-		copy(h[hdrKeyShare:hdrCRC], keyShares[i])
-		binary.BigEndian.PutUint32(h[hdrCRC:], crc32.Checksum(h[:hdrCRC], castagnoli))
+		copy(h[hdrKeyShare:hdrTag], keyShares[i])
+		sealHeader(h, &tk)
 		e.seeds[i] = recordSeed(h)
 		e.headers[i] = h
 	}
 	return e, nil
+}
+
+// tagKey derives from the key K the key of the key shares' tags:
+// HMAC-SHA256(K, "GFSSMS key share tag").
+func tagKey(key *[keySize]byte) [32]byte {
+	m := hmac.New(sha256.New, key[:])
+	m.Write([]byte("GFSSMS key share tag"))
+	var k [32]byte
+	m.Sum(k[:0])
+	return k
+}
+
+// headerTag returns the tag of the header h, whose fields before the tag
+// are set: the first 16 bytes of HMAC-SHA256 under tk (tagKey) of header
+// bytes 0…61. It authenticates each share's key share, and its index, on
+// its own: the AEAD authenticates the key, and threshold key shares that
+// give the right key need not all be right (changes to two key shares can
+// cancel out at 0), so without the tags a combiner could not tell which
+// shares to blame. See docs/FORMAT.md.
+func headerTag(h []byte, tk *[32]byte) [tagSize]byte {
+	m := hmac.New(sha256.New, tk[:])
+	m.Write(h[:hdrTag])
+	var sum [sha256.Size]byte
+	m.Sum(sum[:0])
+	return [tagSize]byte(sum[:tagSize])
+}
+
+// sealHeader sets the tag (under tk) and the CRC of the header h, whose
+// other fields are set.
+func sealHeader(h []byte, tk *[32]byte) {
+	tag := headerTag(h, tk)
+	copy(h[hdrTag:hdrCRC], tag[:])
+	binary.BigEndian.PutUint32(h[hdrCRC:], crc32.Checksum(h[:hdrCRC], castagnoli))
 }
 
 // keyX is the x coordinate of the key share of the share with the given
@@ -452,7 +491,9 @@ type header struct {
 	ad        [adSize]byte      // the fields common to the split
 	id        [splitIDSize]byte // the split ID, a part of ad
 	keyShare  [keySize]byte
-	seed      uint32 // recordSeed
+	tag       [tagSize]byte
+	signed    [hdrTag]byte // the bytes the tag authenticates
+	seed      uint32       // recordSeed
 }
 
 // parseHeader parses and checks the first headerSize bytes of a share. It
@@ -486,7 +527,9 @@ func parseHeader(b []byte) (*header, Reason) {
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.id[:], b[hdrSplitID:])
-	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
+	copy(h.keyShare[:], b[hdrKeyShare:hdrTag])
+	copy(h.tag[:], b[hdrTag:hdrCRC])
+	copy(h.signed[:], b[:hdrTag])
 	if err := checkSSMS(maxIndex+1, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
 		return nil, Unsupported
 	} else if err != nil || h.index > maxIndex {
@@ -517,7 +560,7 @@ type SSMSInfo struct {
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
-// 66 bytes suffice, and checks the header's own checksum; it does not look
+// 82 bytes suffice, and checks the header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
 // [Unsupported] or [Damaged].

@@ -3,7 +3,7 @@ package shamir
 import (
 	"bytes"
 	"crypto/cipher"
-	"crypto/subtle"
+	"crypto/hmac"
 	"slices"
 )
 
@@ -96,6 +96,7 @@ type decoder struct {
 	code *rsCode
 
 	key  [keySize]byte // once the first chunk opened
+	tk   [32]byte      // tagKey(key)
 	aead cipher.AEAD   // nil until then
 
 	// Scratch, reused from chunk to chunk.
@@ -132,7 +133,7 @@ func newDecoder(h *header) *decoder {
 func (d *decoder) withKey() *decoder {
 	e := newDecoder(d.h)
 	e.code = d.code
-	e.key = d.key
+	e.key, e.tk = d.key, d.tk
 	e.aead = mustAEAD(d.h.aead, e.key[:])
 	return e
 }
@@ -140,6 +141,7 @@ func (d *decoder) withKey() *decoder {
 // release clears the key and gives back the buffers.
 func (d *decoder) release() {
 	clear(d.key[:])
+	clear(d.tk[:])
 	d.aead = nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
@@ -243,7 +245,9 @@ func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last, ok bool) {
 func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]byte, bool) {
 	aead := d.aead
 	var key [keySize]byte
+	var tk [32]byte
 	defer clear(key[:])
+	defer clear(tk[:])
 	if aead == nil {
 		xs := make([]byte, len(sub))
 		ys := make([][]byte, len(sub))
@@ -251,6 +255,15 @@ func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]b
 			xs[i], ys[i] = ci.shares[k].hdr.x, ci.shares[k].hdr.keyShare[:]
 		}
 		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
+		// A key share that is not the dealer's fails its tag under the
+		// dealer's key, and under a wrong key every tag fails: the key
+		// is only tried if sub's tags hold.
+		tk = tagKey(&key)
+		for _, k := range sub {
+			if !tagHolds(ci.shares[k].hdr, &tk) {
+				return dst, false
+			}
+		}
 		aead = mustAEAD(d.h.aead, key[:])
 	}
 	ct, ok := d.decode(ci, sub, n)
@@ -263,9 +276,15 @@ func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]b
 		return dst, false
 	}
 	if d.aead == nil {
-		d.aead, d.key = aead, key
+		d.aead, d.key, d.tk = aead, key, tk
 	}
 	return out, true
+}
+
+// tagHolds reports whether the tag of the header h holds under tk.
+func tagHolds(h *header, tk *[32]byte) bool {
+	tag := headerTag(h.signed[:], tk)
+	return hmac.Equal(tag[:], h.tag[:])
 }
 
 // decode rebuilds the sealed chunk of n plaintext bytes from the records of
@@ -456,60 +475,12 @@ func (d *decoder) checkOthers(ci *chunkIn, sub []int, n int, last bool) {
 	}
 }
 
-// checkKeyShares marks Inconsistent every share of ci outside sub whose key
-// share is not on the polynomial through the key shares of sub, which
-// opened the first chunk.
+// checkKeyShares marks Inconsistent every share of ci outside sub whose
+// header's tag does not hold under the key that opened the first chunk:
+// its key share, or its index, is not the dealer's.
 func (d *decoder) checkKeyShares(ci *chunkIn, sub []int) {
-	var others []int
 	for k := range ci.shares {
-		if !d.inSub[k] && ci.why[k] == 0 {
-			others = append(others, k)
-		}
-	}
-	if len(others) == 0 {
-		return
-	}
-	known := make([]byte, len(sub))
-	ys := make([][]byte, len(sub))
-	for i, k := range sub {
-		known[i], ys[i] = ci.shares[k].hdr.x, ci.shares[k].hdr.keyShare[:]
-	}
-	targets := make([]byte, 0, len(others))
-	want := make([][]byte, len(others))
-	buf := make([]byte, len(others)*keySize)
-	defer clear(buf)
-	var seen [256]bool // the x coordinates of sub and of targets
-	for _, x := range known {
-		seen[x] = true
-	}
-	for i, k := range others {
-		want[i] = buf[i*keySize : (i+1)*keySize]
-		if x := ci.shares[k].hdr.x; !seen[x] {
-			seen[x] = true
-			targets = append(targets, x)
-		}
-	}
-	if len(targets) > 0 {
-		interpolate(want[:len(targets)], targets, known, ys)
-	}
-	// A copy of a share of sub is checked against that share's key share;
-	// two copies of another share, against the one value computed.
-	value := func(x byte) []byte {
-		for i, kx := range known {
-			if kx == x {
-				return ys[i]
-			}
-		}
-		for i, tx := range targets {
-			if tx == x {
-				return want[i]
-			}
-		}
-		return nil
-	}
-	// Key shares are secret: compared in constant time.
-	for _, k := range others {
-		if subtle.ConstantTimeCompare(value(ci.shares[k].hdr.x), ci.shares[k].hdr.keyShare[:]) != 1 {
+		if !d.inSub[k] && ci.why[k] == 0 && !tagHolds(ci.shares[k].hdr, &d.tk) {
 			ci.why[k] = Inconsistent
 		}
 	}

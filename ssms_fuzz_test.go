@@ -2,6 +2,8 @@ package shamir
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"slices"
 	"testing"
 )
@@ -16,6 +18,12 @@ func FuzzParseShare(f *testing.F) {
 	}
 	f.Add([]byte(ssmsMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Half the time, as a forger would, make the header's CRC right,
+		// so that the fields behind it are reached.
+		if len(b) >= headerSize && b[len(b)-1]&1 == 1 {
+			b = slices.Clone(b)
+			binary.BigEndian.PutUint32(b[hdrCRC:], crcOf(b[:hdrCRC]))
+		}
 		h, why := parseHeader(b)
 		info, ierr := InspectSSMS(b)
 		if (h == nil) != (ierr != nil) || (h == nil) != (why != 0) ||
@@ -106,4 +114,108 @@ func FuzzCombineSSMSAll(f *testing.F) {
 			t.Fatalf("CombineSSMS: %q, %v, %v; reader: %q, %v, %v", got, bad, err, sgot, sbad, serr)
 		}
 	})
+}
+
+// FuzzCombineSSMSForged alters the shares of a good set as a forger would:
+// the fuzzer's bytes are edits, each a share, an offset and a value to XOR
+// there (or, with the share's top bit set, a length to cut the share to),
+// and the checksums of every altered share are recomputed afterwards, so
+// that the edits meet the format's logic rather than its CRCs. Whatever the
+// edits: no wrong secret, only altered shares named, CombineSSMS and the
+// reader agree, and the secret is recovered whenever the error-correction
+// bound holds.
+func FuzzCombineSSMSForged(f *testing.F) {
+	skipIfEnforced(f, "the seed shares are sealed with AEAD 2")
+	secret := []byte("a secret of some length, in 16-byte chunks")
+	const parts, threshold = 5, 3
+	shares := mustSplitSSMS(f, secret, parts, threshold, 16, chaCha20Poly1305, 4)
+	f.Add([]byte{0, 40, 1})                          // a key share byte
+	f.Add([]byte{1, 75, 0x80})                       // a fragment byte
+	f.Add([]byte{2, byte(hdrIndex), 3})              // the index
+	f.Add([]byte{3, byte(hdrThreshold), 1})          // the threshold
+	f.Add([]byte{4, byte(hdrSplitID), 0xff})         // the split ID
+	f.Add([]byte{0, 40, 1, 1, 90, 7})                // two shares forged
+	f.Add([]byte{0x80, 100, 0, 2, byte(hdrIndex), 1}) // a cut and a move
+	f.Add([]byte{1, 82, 0x80})                       // a record's last flag
+	f.Fuzz(func(t *testing.T, edits []byte) {
+		given := slices.Clone(shares)
+		changed := make([]bool, parts)
+		xors := make([]map[int]byte, parts)
+		cuts := make([]int, parts)
+		for i := range cuts {
+			cuts[i] = -1
+		}
+		for ; len(edits) >= 3; edits = edits[3:] {
+			i := int(edits[0]&0x7f) % parts
+			changed[i] = true
+			if edits[0]&0x80 != 0 {
+				cuts[i] = int(edits[1]) % len(shares[i])
+				continue
+			}
+			if xors[i] == nil {
+				xors[i] = make(map[int]byte)
+			}
+			xors[i][int(edits[1])%len(shares[i])] ^= edits[2]
+		}
+		for i := range given {
+			if !changed[i] {
+				continue
+			}
+			given[i] = slices.Clone(shares[i])
+			var ks []int
+			for k := range xors[i] {
+				ks = append(ks, k)
+			}
+			for _, k := range ks {
+				given[i][k] ^= xors[i][k]
+			}
+			fixCRCs(given[i], shares[i])
+			if cuts[i] >= 0 {
+				given[i] = given[i][:cuts[i]]
+			}
+		}
+		got, bad, err := CombineSSMS(given)
+		sgot, sbad, serr := combineStream(given)
+		if err == nil && !bytes.Equal(got, secret) || serr == nil && !bytes.Equal(sgot, secret) {
+			t.Fatal("a wrong secret")
+		}
+		all, sall := allBad(bad, err), allBad(sbad, serr)
+		checkReasons(t, all)
+		if !slices.Equal(all, sall) || (err == nil) != (serr == nil) {
+			t.Fatalf("CombineSSMS: %v, %v; reader: %v, %v", bad, err, sbad, serr)
+		}
+		if errors.Is(err, ErrMixedSplits) {
+			return
+		}
+		nChanged := 0
+		for _, b := range all {
+			if !changed[b.Position] {
+				t.Fatalf("an untouched share named bad: %v (err %v)", all, err)
+			}
+		}
+		for _, c := range changed {
+			if c {
+				nChanged++
+			}
+		}
+		// Every altered share counts as forged: 2e <= n − t.
+		if 2*nChanged <= parts-threshold && err != nil {
+			t.Fatalf("%d shares altered of %d, threshold %d: %v", nChanged, parts, threshold, err)
+		}
+	})
+}
+
+// fixCRCs recomputes, in s, an altered copy of the share orig, the header
+// CRC and the record CRCs where orig's records are, as a forger would.
+func fixCRCs(s, orig []byte) {
+	h, _ := parseHeader(orig)
+	binary.BigEndian.PutUint32(s[hdrCRC:], crcOf(s[:hdrCRC]))
+	var num chunkNum
+	for off, count := headerSize, uint64(0); off < len(orig); count++ {
+		n, _, _ := recordLength(h, count, orig[off:])
+		end := off + 4 + fragSize(n, h.threshold, h.overhead)
+		num.set(count, false)
+		binary.BigEndian.PutUint32(s[end:], recordCRC(recordSeed(s), &num, s[off:end]))
+		off = end + 4
+	}
 }

@@ -129,14 +129,14 @@ func FuzzCombineSSMSForged(f *testing.F) {
 	secret := []byte("a secret of some length, in 16-byte chunks")
 	const parts, threshold = 5, 3
 	shares := mustSplitSSMS(f, secret, parts, threshold, 16, chaCha20Poly1305, 4)
-	f.Add([]byte{0, 40, 1})                          // a key share byte
-	f.Add([]byte{1, 75, 0x80})                       // a fragment byte
-	f.Add([]byte{2, byte(hdrIndex), 3})              // the index
-	f.Add([]byte{3, byte(hdrThreshold), 1})          // the threshold
-	f.Add([]byte{4, byte(hdrSplitID), 0xff})         // the split ID
-	f.Add([]byte{0, 40, 1, 1, 90, 7})                // two shares forged
+	f.Add([]byte{0, 40, 1})                           // a key share byte
+	f.Add([]byte{1, 75, 0x80})                        // a fragment byte
+	f.Add([]byte{2, byte(hdrIndex), 3})               // the index
+	f.Add([]byte{3, byte(hdrThreshold), 1})           // the threshold
+	f.Add([]byte{4, byte(hdrSplitID), 0xff})          // the split ID
+	f.Add([]byte{0, 40, 1, 1, 90, 7})                 // two shares forged
 	f.Add([]byte{0x80, 100, 0, 2, byte(hdrIndex), 1}) // a cut and a move
-	f.Add([]byte{1, 82, 0x80})                       // a record's last flag
+	f.Add([]byte{1, 82, 0x80})                        // a record's last flag
 	f.Fuzz(func(t *testing.T, edits []byte) {
 		given := slices.Clone(shares)
 		changed := make([]bool, parts)

@@ -92,6 +92,11 @@ type splitOptions struct {
 	encode, decode   string
 	allowEmpty       bool
 	force, quiet     bool
+
+	// For people (people.go): the holders of -r and -R, and -paper.
+	recipients, recipientFiles list
+	holders                    []holder
+	paper                      string
 }
 
 func runSplit(args []string) error {
@@ -108,9 +113,23 @@ func runSplit(args []string) error {
 	boolFlag(fs, &o.allowEmpty, "allowempty")
 	boolFlag(fs, &o.force, "f", "force")
 	boolFlag(fs, &o.quiet, "q", "quiet")
+	valueFlag(fs, &o.recipients, "r", "recipient")
+	valueFlag(fs, &o.recipientFiles, "R", "recipients")
+	stringFlag(fs, &o.paper, "paper")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if len(o.recipients)+len(o.recipientFiles) > 0 {
+		if o.holders, err = readHolders(o.recipients, o.recipientFiles); err != nil {
+			return err
+		}
+		// One share per holder: -n may be left out.
+		if o.parts == 0 {
+			o.parts = len(o.holders)
+		} else if o.parts != len(o.holders) {
+			return usagef("-n %d, but %s given: one share per holder", o.parts, count(len(o.holders), "recipient"))
+		}
 	}
 	o.encode, o.decode = encode.val, decode.val
 	switch {
@@ -133,6 +152,10 @@ func runSplit(args []string) error {
 		return usagef("-name %s: a name, not a path; the folder is -o", quote(o.name))
 	case o.encode != "" && o.name != "":
 		return usagef("-name is for SSMS share files; -encode %s writes lines of text", o.encode)
+	case len(o.holders) > 0 && o.out == "-":
+		return usagef("-o -: each holder's share is a file of its own, and -o names their folder")
+	case o.paper == "-":
+		return usagef("-paper -: the paper copies are files, and -paper names their folder")
 	case o.encode == "" && o.out == "-":
 		return &usageError{msg: "-o -: SSMS shares are files, one per share, and -o names their folder",
 			hints: []string{"to write Vault-format shares on stdout, use -encode base64 or -encode hex"}}
@@ -174,7 +197,13 @@ func runSplit(args []string) error {
 				o.name = filepath.Base(input)
 			}
 		}
+		if len(o.holders) > 0 || o.paper != "" {
+			return splitPeople(br, total, what, o)
+		}
 		return splitSSMS(br, total, what, o)
+	}
+	if len(o.holders) > 0 || o.paper != "" {
+		return splitPeople(br, total, what, o)
 	}
 	return splitText(br, what, o)
 }
@@ -288,6 +317,12 @@ func splitText(in io.Reader, what string, o splitOptions) error {
 	if err != nil {
 		return err
 	}
+	return writeShareLines(shares, o)
+}
+
+// writeShareLines writes Vault-format shares one per line to the file
+// o.out, or to stdout.
+func writeShareLines(shares [][]byte, o splitOptions) error {
 	var w io.Writer = os.Stdout
 	dest := "stdout"
 	var set *outputSet

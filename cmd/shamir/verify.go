@@ -54,8 +54,17 @@ Examples:
 func runVerify(args []string) error {
 	fs := newFlagSet("verify")
 	var rf readFlags
+	var manifestPath string
 	rf.register(fs)
-	set, err := rf.gather(fs, args)
+	stringFlag(fs, &manifestPath, "manifest")
+	args, err := rf.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if manifestPath != "" {
+		return verifyManifest(manifestPath, args, rf.quiet)
+	}
+	set, err := rf.gatherArgs(args)
 	if err != nil {
 		return err
 	}

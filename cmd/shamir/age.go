@@ -161,22 +161,6 @@ func readHolders(values, files []string) ([]holder, error) {
 	return hs, nil
 }
 
-// encryptTo encrypts plain to r, in age's binary format.
-func encryptTo(r age.Recipient, plain []byte) ([]byte, error) {
-	var b bytes.Buffer
-	w, err := age.Encrypt(&b, r)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(plain); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
 // maxIdentityFile bounds an identity file, as age does.
 const maxIdentityFile = 1 << 24
 

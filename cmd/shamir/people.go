@@ -38,7 +38,6 @@ type shareOut struct {
 	w       io.Writer      // where the share's bytes go
 	plain   hash.Hash      // SHA-256 of the share as the holder decrypts it
 	cipher  hash.Hash      // SHA-256 of the file written
-	head    []byte         // the share's first bytes, for its header
 	whole   *bytes.Buffer  // the whole share, for the paper copy
 	tooLong bool
 }

@@ -32,6 +32,14 @@ all the shares given are good, 1 when any is bad or nothing could be
 checked, and 2 for a usage error. Files that hold no share are ignored, with
 a note, and not counted.
 
+With -i, verify decrypts the shares encrypted to those identities, as
+combine does. With -manifest FILE, it checks files against the manifest
+that split -r wrote instead, from their bytes alone, without any key: each
+PATH (default: the manifest's folder) is the file handed to its holder, or
+the share in it decrypted; or a file handed to another holder (swapped),
+one with a holder's name but other bytes (altered), or one of no file of
+the split (foreign).
+
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
 file; a signal that was ignored when verify started stays ignored.
 
@@ -42,11 +50,15 @@ Flags:
 	                     base64 or hex
 	-share SHARE         a Vault-format share itself (may be repeated);
 	                     other users can read it in ps: prefer stdin
+	-i, -identity FILE   an age identity file (may be repeated), as for
+	                     combine
+	-manifest FILE       check the files against the manifest FILE
 	-q, -quiet           print only problems
 
 Examples:
 
 	shamir verify backup
+	shamir verify -manifest shares/manifest.json returned/
 	shamir verify -t 3 unseal-keys.txt
 `,
 }

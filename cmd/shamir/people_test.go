@@ -528,3 +528,28 @@ func TestManifestVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestPaperTextFile reads the paper text from a file and from stdin: a typo
+// is named by its group, and the share once corrected is read.
+func TestPaperTextFile(t *testing.T) {
+	dir := t.TempDir()
+	secret := make([]byte, 32)
+	rand.Read(secret)
+	shares := paperShares(t, dir, secret, 3, 2)
+	text := paperText(shares[1])
+	writeFile(t, dir, "typed.txt", []byte(text))
+	must(t, runCmd(t, dir, nil, "combine", "typed.txt", "shares/key.bin.1-of-3.shamir", "-o", "out"), "combine typed text")
+	checkSecret(t, filepath.Join(dir, "out"), secret, false)
+	// A typo in the second line's third group: group 9.
+	lines := strings.Split(text, "\n")
+	g := []byte(lines[2])
+	g[13] = map[bool]byte{true: 'B', false: 'A'}[g[13] == 'A']
+	lines[2] = string(g)
+	writeFile(t, dir, "typo.txt", []byte(strings.Join(lines, "\n")))
+	r := runCmd(t, dir, nil, "combine", "typo.txt", "shares/key.bin.1-of-3.shamir", "-o", "out2")
+	fails(t, r, 1, "combine with a typo", `bad share "typo.txt": mistyped: group 9 (line 2, group 3)`)
+	// Both shares on stdin, one after the other.
+	both := paperText(shares[0]) + paperText(shares[2])
+	must(t, runCmd(t, dir, strings.NewReader(both), "combine", "-o", "out3"), "combine typed text on stdin")
+	checkSecret(t, filepath.Join(dir, "out3"), secret, false)
+}

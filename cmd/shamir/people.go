@@ -257,6 +257,9 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		if err := set.commit(); err != nil {
 			return err
 		}
+		if !o.quiet {
+			sayf(os.Stderr, "wrote a paper copy of each share in %s: PNG and SVG QR codes, and an HTML page to print", quote(o.paper))
+		}
 		return writeShareLines(shares, o)
 	}
 	if err := set.commit(); err != nil {

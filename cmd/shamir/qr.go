@@ -125,7 +125,27 @@ func readQR(data []byte) (string, error) {
 	// ZXing's finder counts runs of dark and light pixels along rows, which
 	// speckles (dust, sensor noise, JPEG blocks) break up; a median filter
 	// removes them and keeps the modules' edges.
-	return findQR(median3(img))
+	clean := median3(img)
+	if text, err := findQR(clean); err == nil {
+		return text, nil
+	}
+	// At another resolution the detector samples the modules at other
+	// pixels, which gets past a misjudged finder pattern.
+	return findQR(half(clean))
+}
+
+// half returns g at half its size, each pixel the mean of four.
+func half(g *image.Gray) *image.Gray {
+	b := g.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx()/2, b.Dy()/2))
+	for y := range out.Rect.Dy() {
+		for x := range out.Rect.Dx() {
+			px, py := b.Min.X+2*x, b.Min.Y+2*y
+			sum := int(g.GrayAt(px, py).Y) + int(g.GrayAt(px+1, py).Y) + int(g.GrayAt(px, py+1).Y) + int(g.GrayAt(px+1, py+1).Y)
+			out.SetGray(x, y, color.Gray{Y: uint8(sum / 4)})
+		}
+	}
+	return out
 }
 
 // findQR looks for a QR code in img.
@@ -134,6 +154,10 @@ func findQR(img image.Image) (string, error) {
 		nil,
 		{gozxing.DecodeHintType_TRY_HARDER: true},
 		{gozxing.DecodeHintType_TRY_HARDER: true, gozxing.DecodeHintType_ALSO_INVERTED: true},
+		// A code as it was made (a PNG written by split, a screenshot):
+		// its modules are read straight off the grid, which finds codes
+		// whose finder patterns the general detector misjudges.
+		{gozxing.DecodeHintType_PURE_BARCODE: true},
 	} {
 		for _, binarize := range []func(gozxing.LuminanceSource) gozxing.Binarizer{gozxing.NewHybridBinarizer, gozxing.NewGlobalHistgramBinarizer} {
 			src := gozxing.NewLuminanceSourceFromImage(img)

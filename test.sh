@@ -9,7 +9,8 @@
 # the command's module (cmd/shamir) alongside the root in each of the native
 # runs; and the interop module against Vault's package. The go.work at the
 # root makes cmd/shamir and interop use this checkout of the library. It
-# installs qemu-user when it is missing (as root, with apt-get).
+# installs qemu-user, and age, zbar-tools and qrencode for the command's
+# tests, when they are missing (as root, with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -25,6 +26,18 @@ if ! command -v qemu-x86_64 >/dev/null || ! command -v qemu-aarch64 >/dev/null; 
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
 	else
 		echo "qemu-user is missing and cannot be installed here: run as root on Debian/Ubuntu, or install it" >&2
+		exit 1
+	fi
+fi
+
+# The command's tests of shares for people run the real age, zbarimg and
+# qrencode; under CI a missing one fails them rather than skips them.
+if ! command -v age >/dev/null || ! command -v zbarimg >/dev/null || ! command -v qrencode >/dev/null; then
+	step "installing age, zbar-tools and qrencode"
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq age zbar-tools qrencode >/dev/null
+	else
+		echo "age, zbarimg or qrencode is missing and cannot be installed here: run as root on Debian/Ubuntu, or install them" >&2
 		exit 1
 	fi
 fi

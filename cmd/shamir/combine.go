@@ -48,6 +48,13 @@ a wrong secret without error. Give the threshold with -t to have the shares
 counted and, when there are more than the threshold, checked against each
 other (up to (shares-threshold)/2 bad ones are then found and set aside).
 
+Shares encrypted with age (as split -r writes them, or as a holder
+re-encrypted one with age -r) are decrypted with the identities of -i; the
+ones none of them opens are another holder's: named, and not counted.
+Encrypted and plain shares mix freely. A PNG or JPEG picture of a paper
+share's QR code is read, and so is the text printed under it, in a file or
+typed at the prompt: a mistyped character is found and its group named.
+
 A secret that is not printable text is not printed on a terminal without
 -o -.
 
@@ -68,6 +75,10 @@ Flags:
 	                     other users can read it in ps: prefer stdin
 	-split ID            recover the SSMS split with this ID (its first
 	                     digits will do), when the shares are of several
+	-i, -identity FILE   an age identity file, as age -d -i takes it: age
+	                     keys (age-keygen), such a file encrypted with a
+	                     passphrase (age -p; asked for without echo), or
+	                     an SSH private key (may be repeated)
 	-encode ENCODING     write the secret as one line of base64 or hex text
 	-f, -force           overwrite FILE
 	-q, -quiet           no progress bar, notes or summary (warnings and
@@ -80,6 +91,7 @@ Examples:
 	shamir combine backup -o secret.tar
 	shamir combine -split 3f2a9c backup -o secret.tar
 	shamir combine -t 3 < unseal-keys.txt
+	shamir combine -i alice.key shares/alice.shamir.age bob.jpg carol.txt -o key.bin
 	vault operator init | tee init.txt; shamir combine -t 3 -encode base64 init.txt
 
 The exit status is 0 when the secret was recovered, 1 when it was not, and 2

@@ -32,6 +32,19 @@ import (
 //	                    reads the secret, combine, verify and the lifecycle
 //	                    commands read Vault-format shares
 //	-share SHARE        a Vault-format share itself (where shares are read)
+//	-split ID           combine, verify: the SSMS split meant, by its ID or
+//	                    the first digits of it
+//	-i, -identity FILE  combine, verify: an age identity file, to decrypt
+//	                    the shares encrypted to it
+//	-r, -recipient [NAME:]RECIPIENT
+//	                    split: encrypt a share to RECIPIENT with age, for
+//	                    the holder NAME (one -r per share)
+//	-R, -recipients FILE
+//	                    split: the holders and their recipients, one a
+//	                    line ("NAME: RECIPIENT")
+//	-paper DIR          split: write a paper copy of each share in DIR
+//	-manifest FILE      verify: check the files against the manifest that
+//	                    split wrote with the shares (docs/MANIFEST.md)
 //	-name NAME          split: the name in the share files' names
 //	-allowempty         split: an empty secret is meant
 //	-f, -force          overwrite existing files
@@ -168,11 +181,12 @@ func valueFlag(fs *flag.FlagSet, v flag.Value, names ...string) {
 // readFlags are the flags of the commands that read shares, combine and
 // verify.
 type readFlags struct {
-	threshold int
-	decode    *choice
-	shares    list
-	split     string
-	quiet     bool
+	threshold  int
+	decode     *choice
+	shares     list
+	split      string
+	identities list
+	quiet      bool
 }
 
 func (r *readFlags) register(fs *flag.FlagSet) {
@@ -181,12 +195,23 @@ func (r *readFlags) register(fs *flag.FlagSet) {
 	valueFlag(fs, r.decode, "decode")
 	valueFlag(fs, &r.shares, "share")
 	stringFlag(fs, &r.split, "split")
+	valueFlag(fs, &r.identities, "i", "identity")
 	boolFlag(fs, &r.quiet, "q", "quiet")
 }
 
 // gather parses args with fs, checks the flags, and gathers the shares the
 // arguments name.
 func (r *readFlags) gather(fs *flag.FlagSet, args []string) (*shareSet, error) {
+	args, err := r.parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	return r.gatherArgs(args)
+}
+
+// parse parses args with fs, checks the flags, and returns the
+// positional arguments.
+func (r *readFlags) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, err
@@ -194,7 +219,16 @@ func (r *readFlags) gather(fs *flag.FlagSet, args []string) (*shareSet, error) {
 	if t := r.threshold; t != 0 && (t < 2 || t > 255) {
 		return nil, usagef("-t %d: the threshold is between 2 and 255", t)
 	}
-	return gatherShares(args, r.shares, r.decode.val)
+	return args, nil
+}
+
+// gatherArgs gathers the shares that the positional arguments args name.
+func (r *readFlags) gatherArgs(args []string) (*shareSet, error) {
+	ids, err := readIdentities(r.identities)
+	if err != nil {
+		return nil, err
+	}
+	return gatherShares(args, r.shares, r.decode.val, ids)
 }
 
 // format decides which format the gathered shares are, as combine and

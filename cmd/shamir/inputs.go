@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"filippo.io/age"
 	"github.com/gf256/shamir"
 )
 
@@ -63,6 +64,8 @@ type shareSet struct {
 	thresholdFrom string
 
 	seen []os.FileInfo // the files added, to add each once
+
+	ids []age.Identity // the identities of -i, for shares encrypted with age
 }
 
 // sniffLen is how much of a file is read to tell what it holds.
@@ -71,8 +74,8 @@ const sniffLen = 512
 // gatherShares resolves the arguments of combine or verify (paths, or "-"
 // for stdin) and the values of -share into shares. decode, when not empty,
 // says that the shares are Vault-format text in that encoding.
-func gatherShares(args, values []string, decode string) (*shareSet, error) {
-	set := &shareSet{}
+func gatherShares(args, values []string, decode string, ids []age.Identity) (*shareSet, error) {
+	set := &shareSet{ids: ids}
 	if len(args) == 0 && len(values) == 0 {
 		args = []string{"-"}
 	}
@@ -248,6 +251,15 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo, decode string) er
 		set.addSSMS(&ssmsShare{where: where, path: path, dir: dir, r: br, f: f, size: size}, head)
 	case shamir.IsSSMS(head):
 		set.ignored = append(set.ignored, problem{where, "an SSMS share file; -decode " + decode + " reads Vault-format shares"})
+	case isAgeFile(head):
+		keep, err = set.addAge(f, br, head, path, dir, where, isShamir, decode)
+		return err
+	case isImage(head):
+		return set.addImage(br, where, isShamir, decode)
+	case isText(head) && isPaperText(string(head)):
+		return set.addPaperText(br, where, decode)
+	case isManifest(head):
+		set.ignored = append(set.ignored, problem{where, "the manifest of a split (verify -manifest checks files against it)"})
 	case !isText(head):
 		set.noShares(where, isShamir, "neither an SSMS share nor text")
 	default:
@@ -324,6 +336,20 @@ func (set *shareSet) addStdin(decode string) error {
 			if tok == "" {
 				break
 			}
+			if isPaperText(tok) {
+				// A share from paper spans lines: read them until
+				// it is whole.
+				tok, err = readPaperLines(tok)
+				if err != nil && !errors.Is(err, io.EOF) {
+					return fmt.Errorf("reading shares from the terminal: %v", err)
+				}
+				set.addPaperString(fmt.Sprintf("typed share %d", i), tok, decode)
+				n++
+				if err != nil {
+					break
+				}
+				continue
+			}
 			set.text = append(set.text, textShare{where: fmt.Sprintf("typed share %d", i), token: tok})
 			n++
 			if err != nil {
@@ -347,6 +373,13 @@ func (set *shareSet) addStdin(decode string) error {
 		set.ignored = append(set.ignored, problem{"stdin", "empty"})
 	case shamir.IsSSMS(head) && decode == "":
 		set.addSSMS(&ssmsShare{where: "stdin", r: br, size: -1}, head)
+	case isAgeFile(head):
+		_, err := set.addAge(nil, br, head, "", "", "stdin", false, decode)
+		return err
+	case isImage(head):
+		return set.addImage(br, "stdin", false, decode)
+	case isText(head) && isPaperText(string(head)):
+		return set.addPaperText(br, "stdin", decode)
 	case !isText(head) && decode == "":
 		set.ignored = append(set.ignored, problem{"stdin", "not a share (neither an SSMS share nor text)"})
 	default:

@@ -128,12 +128,9 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	boolFlag(fs, &lc.force, "f", "force")
 	valueFlag(fs, lc.encode, "encode")
 	c.flags(fs, lc)
-	args, err := parseFlags(fs, args)
+	args, err := lc.rf.parse(fs, args)
 	if err != nil {
 		return err
-	}
-	if t := lc.rf.threshold; t != 0 && (t < 2 || t > 255) {
-		return usagef("-t %d: the threshold is between 2 and 255", t)
 	}
 	if err := c.check(lc); err != nil {
 		return err
@@ -142,7 +139,7 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	set, err := gatherShares(args, lc.rf.shares, lc.rf.decode.val)
+	set, err := lc.rf.gatherArgs(args)
 	if err != nil {
 		return err
 	}

@@ -29,9 +29,14 @@ package main
 //		control characters in them
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
+//
+// and the condition [missing:PROG], true when PROG is not on $PATH, for
+// "[missing:age] skip": under CI a missing program is an error instead, so
+// that CI cannot pass by skipping (test.sh installs them).
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -90,6 +95,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
+		Condition:           scriptCondition,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo)
 			return nil
@@ -277,4 +283,19 @@ func cmdSetq(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("setq: %s: %v", args[1], err)
 	}
 	ts.Setenv(args[0], v)
+}
+
+// scriptCondition evaluates the scripts' own conditions.
+func scriptCondition(cond string) (bool, error) {
+	prog, ok := strings.CutPrefix(cond, "missing:")
+	if !ok {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	if _, err := exec.LookPath(prog); err == nil {
+		return false, nil
+	}
+	if os.Getenv("CI") != "" {
+		return false, fmt.Errorf("%s is missing, and CI is set: test.sh installs it", prog)
+	}
+	return true, nil
 }

@@ -45,6 +45,20 @@ them. Each share is one byte longer than the secret, so this is for small
 secrets (at most 1 MiB): keys and passwords. Vault-format shares cannot hold
 an empty secret.
 
+For people: with -r or -R, each share is encrypted with age to the person
+who keeps it (an age1… recipient, or an SSH public key, as age -r takes
+them), one recipient per share (-n may then be left out), and written as
+HOLDER.shamir.age in the folder -o (default: the current folder), with
+manifest.json beside them: the split ID, the threshold, and each holder's
+name, recipient, and the SHA-256 of the file and of the share in it, for
+"shamir verify -manifest" (docs/MANIFEST.md). A holder named nowhere is
+share-I. This works for SSMS shares and for -encode; -o is then the folder.
+With -paper DIR, a paper copy of each share goes in DIR: a QR code (PNG and
+SVG) and a page to print (HTML) with the split ID, the threshold, the
+holder, the code, the share as text in checked groups of five, and the
+command that recombines; named for the holder, or NAME.I-of-N (share.I-of-N
+with -encode). Paper is for small secrets: shares of at most 1200 bytes.
+
 Every file is created with mode 0600, written under a temporary name and
 renamed into place once all are complete: a failed run leaves no share
 behind, and no folder it made. Existing files are not overwritten without -f.
@@ -66,6 +80,12 @@ Flags:
 	                          -encode writes it): split the bytes it stands for
 	-name NAME                SSMS shares: name them NAME.I-of-N.shamir
 	-allowempty               an empty secret is meant: split it
+	-r, -recipient [NAME:]RECIPIENT
+	                          encrypt a share to RECIPIENT with age, for
+	                          the holder NAME (repeat: one per share)
+	-R, -recipients FILE      the holders, one a line: "NAME: RECIPIENT";
+	                          blank lines and # comments are skipped
+	-paper DIR                write a paper copy of each share in DIR
 	-f, -force                overwrite existing files
 	-q, -quiet                no progress bar or summary
 
@@ -74,6 +94,7 @@ Examples:
 	shamir split -n 5 -t 3 secret.tar -o backup
 	tar c photos | shamir split -n 3 -t 2 -name photos.tar -o /mnt/usb
 	shamir split -n 5 -t 3 -encode base64     # type a password, get 5 lines
+	shamir split -t 3 -R holders.txt -paper paper -o shares key.bin
 	shamir combine -encode base64 -t 3 old-keys.txt > key.b64
 	shamir split -decode base64 -n 7 -t 4 -encode base64 -o new-keys.txt key.b64
 
@@ -92,6 +113,11 @@ type splitOptions struct {
 	encode, decode   string
 	allowEmpty       bool
 	force, quiet     bool
+
+	// For people (people.go): the holders of -r and -R, and -paper.
+	recipients, recipientFiles list
+	holders                    []holder
+	paper                      string
 }
 
 func runSplit(args []string) error {
@@ -108,9 +134,23 @@ func runSplit(args []string) error {
 	boolFlag(fs, &o.allowEmpty, "allowempty")
 	boolFlag(fs, &o.force, "f", "force")
 	boolFlag(fs, &o.quiet, "q", "quiet")
+	valueFlag(fs, &o.recipients, "r", "recipient")
+	valueFlag(fs, &o.recipientFiles, "R", "recipients")
+	stringFlag(fs, &o.paper, "paper")
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if len(o.recipients)+len(o.recipientFiles) > 0 {
+		if o.holders, err = readHolders(o.recipients, o.recipientFiles); err != nil {
+			return err
+		}
+		// One share per holder: -n may be left out.
+		if o.parts == 0 {
+			o.parts = len(o.holders)
+		} else if o.parts != len(o.holders) {
+			return usagef("-n %d, but %s given: one share per holder", o.parts, count(len(o.holders), "recipient"))
+		}
 	}
 	o.encode, o.decode = encode.val, decode.val
 	switch {
@@ -133,6 +173,10 @@ func runSplit(args []string) error {
 		return usagef("-name %s: a name, not a path; the folder is -o", quote(o.name))
 	case o.encode != "" && o.name != "":
 		return usagef("-name is for SSMS share files; -encode %s writes lines of text", o.encode)
+	case len(o.holders) > 0 && o.out == "-":
+		return usagef("-o -: each holder's share is a file of its own, and -o names their folder")
+	case o.paper == "-":
+		return usagef("-paper -: the paper copies are files, and -paper names their folder")
 	case o.encode == "" && o.out == "-":
 		return &usageError{msg: "-o -: SSMS shares are files, one per share, and -o names their folder",
 			hints: []string{"to write Vault-format shares on stdout, use -encode base64 or -encode hex"}}
@@ -174,7 +218,13 @@ func runSplit(args []string) error {
 				o.name = filepath.Base(input)
 			}
 		}
+		if len(o.holders) > 0 || o.paper != "" {
+			return splitPeople(br, total, what, o)
+		}
 		return splitSSMS(br, total, what, o)
+	}
+	if len(o.holders) > 0 || o.paper != "" {
+		return splitPeople(br, total, what, o)
 	}
 	return splitText(br, what, o)
 }
@@ -288,6 +338,12 @@ func splitText(in io.Reader, what string, o splitOptions) error {
 	if err != nil {
 		return err
 	}
+	return writeShareLines(shares, o)
+}
+
+// writeShareLines writes Vault-format shares one per line to the file
+// o.out, or to stdout.
+func writeShareLines(shares [][]byte, o splitOptions) error {
 	var w io.Writer = os.Stdout
 	dest := "stdout"
 	var set *outputSet

@@ -141,6 +141,10 @@ func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []p
 		}
 	}
 	for _, s := range shares {
+		if s.data != nil {
+			good = append(good, s) // read from paper, already bytes
+			continue
+		}
 		var err error
 		s.data, err = decodeToken(s.token, enc)
 		if err != nil {

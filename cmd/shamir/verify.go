@@ -33,6 +33,14 @@ all the shares given are good, 1 when any is bad or nothing could be
 checked, and 2 for a usage error. Files that hold no share are ignored, with
 a note, and not counted.
 
+With -i, verify decrypts the shares encrypted to those identities, as
+combine does. With -manifest FILE, it checks files against the manifest
+that split -r wrote instead, from their bytes alone, without any key: each
+PATH (default: the manifest's folder) is the file handed to its holder, or
+the share in it decrypted; or a file handed to another holder (swapped),
+one with a holder's name but other bytes (altered), or one of no file of
+the split (foreign).
+
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
 file; a signal that was ignored when verify started stays ignored.
 
@@ -45,11 +53,15 @@ Flags:
 	                     other users can read it in ps: prefer stdin
 	-split ID            check the SSMS split with this ID (its first
 	                     digits will do), when the shares are of several
+	-i, -identity FILE   an age identity file (may be repeated), as for
+	                     combine
+	-manifest FILE       check the files against the manifest FILE
 	-q, -quiet           print only problems
 
 Examples:
 
 	shamir verify backup
+	shamir verify -manifest shares/manifest.json returned/
 	shamir verify -t 3 unseal-keys.txt
 `,
 }
@@ -57,8 +69,17 @@ Examples:
 func runVerify(args []string) error {
 	fs := newFlagSet("verify")
 	var rf readFlags
+	var manifestPath string
 	rf.register(fs)
-	set, err := rf.gather(fs, args)
+	stringFlag(fs, &manifestPath, "manifest")
+	args, err := rf.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if manifestPath != "" {
+		return verifyManifest(manifestPath, args, rf.quiet)
+	}
+	set, err := rf.gatherArgs(args)
 	if err != nil {
 		return err
 	}

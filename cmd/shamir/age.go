@@ -1,0 +1,357 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode"
+
+	"filippo.io/age"
+	"filippo.io/age/agessh"
+	"filippo.io/age/armor"
+	"github.com/gf256/shamir"
+	"golang.org/x/crypto/ssh"
+)
+
+// This file encrypts shares to the people who hold them, with age
+// (age-encryption.org), and decrypts them with the identities given to
+// combine and verify. Recipients and identities are parsed by age's own
+// packages: native age1… keys (X25519, and age1pq1… post-quantum hybrid
+// keys) by package age, SSH public and private keys by agessh, so that
+// whatever age -r and age -i accept for these kinds, shamir accepts.
+// age's plugins (age-plugin-yubikey and the like) run programs and are not
+// supported.
+
+// A holder is one person who keeps a share: a name for messages and file
+// names, and the age recipient the share is encrypted to.
+type holder struct {
+	name      string
+	recipient string // as given
+	rcpt      age.Recipient
+	from      string // where it was given, for messages
+}
+
+// ageHeader and ageArmor start an age file, binary or armored (age -a).
+const (
+	ageHeader = "age-encryption.org/v1\n"
+	ageArmor  = "-----BEGIN AGE ENCRYPTED FILE-----"
+)
+
+// isAgeFile reports whether head starts an age-encrypted file.
+func isAgeFile(head []byte) bool {
+	return bytes.HasPrefix(head, []byte(ageHeader)) || bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte(ageArmor))
+}
+
+// parseRecipient parses one recipient as age does: age1… keys with
+// package age, ssh-ed25519 and ssh-rsa keys with agessh.
+func parseRecipient(s string) (age.Recipient, error) {
+	switch {
+	case strings.HasPrefix(s, "ssh-"):
+		return agessh.ParseRecipient(s)
+	case strings.HasPrefix(s, "age1"):
+		rs, err := age.ParseRecipients(strings.NewReader(s))
+		if err != nil {
+			return nil, errors.New(strings.TrimPrefix(err.Error(), "error at line 1: "))
+		}
+		return rs[0], nil
+	case strings.HasPrefix(s, "AGE-SECRET-KEY-"):
+		// Not quoted back: it is a private key.
+		return nil, errors.New("a private key (AGE-SECRET-KEY-…), where a recipient (age1…) is wanted")
+	}
+	return nil, errors.New("not an age recipient (age1…) or an SSH public key (ssh-ed25519 …, ssh-rsa …)")
+}
+
+// splitHolder splits "NAME: RECIPIENT" into its name and recipient. The
+// name is the part before the first colon when that part is one word; a
+// recipient never has a colon before a space, so "ssh-ed25519 AAAA… me@host"
+// and "age1…" have no name.
+func splitHolder(s string) (name, rcpt string) {
+	s = strings.TrimSpace(s)
+	before, after, ok := strings.Cut(s, ":")
+	if !ok || strings.ContainsFunc(before, unicode.IsSpace) || strings.TrimSpace(after) == "" {
+		return "", s
+	}
+	return strings.TrimSpace(before), strings.TrimSpace(after)
+}
+
+// checkHolderName checks that a holder's name can be a file name: the
+// share file and the paper copy are named for the holder.
+func checkHolderName(name string) error {
+	if name == "" || len(name) > 64 || name[0] == '.' || name[0] == '-' {
+		return fmt.Errorf("holder name %s: 1 to 64 letters, digits, '-', '_' or '.', not starting with '.' or '-'", quote(name))
+	}
+	for _, r := range name {
+		if !(r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("holder name %s: 1 to 64 letters, digits, '-', '_' or '.', not starting with '.' or '-'", quote(name))
+		}
+	}
+	return nil
+}
+
+// maxRecipientsFile bounds a recipients file: a line per holder.
+const maxRecipientsFile = 1 << 20
+
+// readHolders reads the holders of -r values and of -R files, in order:
+// the -R files first, one holder a line ("alice: age1…", or a bare
+// recipient; blank lines and lines starting with # are skipped), then the
+// -r values. A holder without a name is called share-I, I its share's
+// number.
+func readHolders(values, files []string) ([]holder, error) {
+	var hs []holder
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fileError(err)
+		}
+		data, err := io.ReadAll(io.LimitReader(f, maxRecipientsFile+1))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %v", quote(path), unwrapPath(err))
+		}
+		if len(data) > maxRecipientsFile {
+			return nil, fmt.Errorf("%s is over 1 MiB: a recipients file has one line per holder", quote(path))
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for n := 1; sc.Scan(); n++ {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			name, rcpt := splitHolder(line)
+			hs = append(hs, holder{name: name, recipient: rcpt, from: fmt.Sprintf("%s line %d", quote(path), n)})
+		}
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("reading %s: %v", quote(path), err)
+		}
+	}
+	for i, v := range values {
+		name, rcpt := splitHolder(v)
+		hs = append(hs, holder{name: name, recipient: rcpt, from: fmt.Sprintf("-r %d", i+1)})
+	}
+	names := map[string]string{}
+	rcpts := map[string]string{}
+	for i := range hs {
+		h := &hs[i]
+		if h.name == "" {
+			h.name = fmt.Sprintf("share-%d", i+1)
+		}
+		if err := checkHolderName(h.name); err != nil {
+			return nil, fmt.Errorf("%s: %v", h.from, err)
+		}
+		r, err := parseRecipient(h.recipient)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", h.from, err)
+		}
+		h.rcpt = r
+		if prev, ok := names[strings.ToLower(h.name)]; ok {
+			return nil, withHints(fmt.Errorf("%s: the holder name %s is also in %s", h.from, quote(h.name), prev),
+				"each holder gets a file named for them: give each a name of their own")
+		}
+		names[strings.ToLower(h.name)] = h.from
+		if prev, ok := rcpts[h.recipient]; ok {
+			return nil, withHints(fmt.Errorf("%s: the same recipient as %s", h.from, prev),
+				"one recipient per share: a person with two shares counts twice towards the threshold")
+		}
+		rcpts[h.recipient] = h.from
+	}
+	return hs, nil
+}
+
+// maxIdentityFile bounds an identity file, as age does.
+const maxIdentityFile = 1 << 24
+
+// readIdentities reads the identity files of -i, as age -d -i does: a file
+// of age identities (AGE-SECRET-KEY-1…, one a line, # comments), such a file
+// encrypted with a passphrase (age -p, binary or armored: the passphrase is
+// asked for, without echo, the first time a share needs it), or an SSH
+// private key (its passphrase, if it has one, asked for likewise).
+func readIdentities(paths []string) ([]age.Identity, error) {
+	var ids []age.Identity
+	for _, path := range paths {
+		if path == "-" {
+			return nil, usagef("-i -: give the identity file by its path (stdin is for shares)")
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fileError(err)
+		}
+		data, err := io.ReadAll(io.LimitReader(f, maxIdentityFile+1))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %v", quote(path), unwrapPath(err))
+		}
+		if len(data) > maxIdentityFile {
+			return nil, fmt.Errorf("%s is over 16 MiB: not an identity file", quote(path))
+		}
+		trimmed := bytes.TrimSpace(data)
+		switch {
+		case isAgeFile(data):
+			ids = append(ids, &lockedIdentity{path: path, contents: data})
+		case bytes.HasPrefix(trimmed, []byte("-----BEGIN")):
+			id, err := sshIdentity(path, data)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		default:
+			got, err := age.ParseIdentities(bytes.NewReader(data))
+			if err != nil {
+				return nil, withHints(fmt.Errorf("%s: not an identity file: %v", quote(path), err),
+					"-i takes a file of age identities (AGE-SECRET-KEY-1…, as age-keygen writes), one encrypted with age -p, or an SSH private key")
+			}
+			ids = append(ids, got...)
+		}
+	}
+	return ids, nil
+}
+
+// sshIdentity parses an SSH private key; one protected by a passphrase asks
+// for it when a share needs it.
+func sshIdentity(path string, pem []byte) (age.Identity, error) {
+	id, err := agessh.ParseIdentity(pem)
+	var missing *ssh.PassphraseMissingError
+	if errors.As(err, &missing) {
+		pub := missing.PublicKey
+		if pub == nil {
+			data, err := os.ReadFile(path + ".pub")
+			if err != nil {
+				return nil, withHints(fmt.Errorf("%s is an SSH key protected by a passphrase, and its public key is needed beside it: %v", quote(path), unwrapPath(err)),
+					fmt.Sprintf("put the public key in %s", quote(path+".pub")))
+			}
+			if pub, _, _, _, err = ssh.ParseAuthorizedKey(data); err != nil {
+				return nil, fmt.Errorf("%s: %v", quote(path+".pub"), err)
+			}
+		}
+		return agessh.NewEncryptedSSHIdentity(pub, pem, func() ([]byte, error) {
+			return askPassphrase(fmt.Sprintf("Passphrase for the SSH key %s: ", quote(path)))
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an SSH private key age can use: %v", quote(path), err)
+	}
+	return id, nil
+}
+
+// askPassphrase asks for a passphrase on the terminal, without echo.
+func askPassphrase(prompt string) ([]byte, error) {
+	if !isTerminal(os.Stdin) {
+		return nil, errors.New("its passphrase can only be typed on a terminal, and stdin is not one")
+	}
+	return readHidden(prompt)
+}
+
+// A lockedIdentity is an identity file encrypted with a passphrase (age -p
+// key.txt > key.age). It asks for the passphrase the first time a share
+// needs it, and keeps the identities it unlocked for the others.
+type lockedIdentity struct {
+	path     string
+	contents []byte
+	ids      []age.Identity
+	err      error
+	tried    bool
+}
+
+func (l *lockedIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
+	if !l.tried {
+		l.tried = true
+		l.ids, l.err = l.unlock()
+	}
+	if l.err != nil {
+		return nil, l.err
+	}
+	for _, id := range l.ids {
+		key, err := id.Unwrap(stanzas)
+		if errors.Is(err, age.ErrIncorrectIdentity) {
+			continue
+		}
+		return key, err
+	}
+	return nil, age.ErrIncorrectIdentity
+}
+
+func (l *lockedIdentity) unlock() ([]age.Identity, error) {
+	pass, err := askPassphrase(fmt.Sprintf("Passphrase for the identity file %s: ", quote(l.path)))
+	if err != nil {
+		return nil, &identityError{fmt.Errorf("the identity file %s is encrypted: %v", quote(l.path), err)}
+	}
+	defer zero(pass)
+	sid, err := age.NewScryptIdentity(string(pass))
+	if err != nil {
+		return nil, err
+	}
+	var r io.Reader = bytes.NewReader(l.contents)
+	if !bytes.HasPrefix(l.contents, []byte(ageHeader)) {
+		r = armor.NewReader(r)
+	}
+	d, err := age.Decrypt(r, sid)
+	if err != nil {
+		var nm *age.NoIdentityMatchError
+		if errors.As(err, &nm) {
+			return nil, &identityError{fmt.Errorf("the identity file %s: wrong passphrase, or not encrypted with one", quote(l.path))}
+		}
+		return nil, &identityError{fmt.Errorf("the identity file %s: %v", quote(l.path), err)}
+	}
+	ids, err := age.ParseIdentities(d)
+	if err != nil {
+		return nil, &identityError{fmt.Errorf("the identity file %s, decrypted: %v", quote(l.path), err)}
+	}
+	return ids, nil
+}
+
+// An identityError is an identity that could not be used at all (a wrong
+// passphrase): combine stops, rather than take every share for another
+// holder's.
+type identityError struct{ err error }
+
+func (e *identityError) Error() string { return e.err.Error() }
+func (e *identityError) Unwrap() error { return e.err }
+
+// addAge adds the share in an age-encrypted file, open as f and read
+// through br, if an identity given with -i opens it. One that none opens
+// is another holder's: it is named in a note and not counted. keep says
+// that f stays open, to be read as an SSMS share.
+func (set *shareSet) addAge(f *os.File, br *bufio.Reader, head []byte, path, dir, where string, isShamir bool, decode string) (keep bool, err error) {
+	if len(set.ids) == 0 {
+		set.ignored = append(set.ignored, problem{where, "encrypted with age, and no identity was given: give yours with -i"})
+		return false, nil
+	}
+	var r io.Reader = br
+	if !bytes.HasPrefix(head, []byte(ageHeader)) {
+		r = armor.NewReader(br)
+	}
+	d, err := age.Decrypt(r, set.ids...)
+	if err != nil {
+		var nm *age.NoIdentityMatchError
+		var ie *identityError
+		switch {
+		case errors.As(err, &ie):
+			return false, ie
+		case errors.As(err, &nm):
+			set.ignored = append(set.ignored, problem{where, "not ours: encrypted to another holder, none of the identities given (-i) opens it"})
+		default:
+			set.noShares(where, isShamir, "encrypted with age, but cannot be decrypted: "+err.Error())
+		}
+		return false, nil
+	}
+	dbr := bufio.NewReaderSize(d, copyBufSize)
+	inner, err := dbr.Peek(sniffLen)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		set.noShares(where, isShamir, "encrypted with age, but cannot be decrypted: "+err.Error())
+		return false, nil
+	}
+	switch {
+	case shamir.IsSSMS(inner) && decode == "":
+		set.addSSMS(&ssmsShare{where: where, path: path, dir: dir, r: dbr, f: f, size: -1}, inner)
+		return true, nil
+	case isPaperText(string(inner)):
+		return false, set.addPaperText(dbr, where, decode)
+	case len(inner) > 0 && isText(inner):
+		return false, set.addText(dbr, where, isShamir, decode)
+	}
+	set.noShares(where, isShamir, "encrypted with age, but what it holds is no share")
+	return false, nil
+}

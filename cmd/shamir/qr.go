@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/jpeg" // combine reads photographs of the codes
+	"image/png"
+	"slices"
+	"strings"
+
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
+	"github.com/makiuchi-d/gozxing/qrcode/decoder"
+	"github.com/makiuchi-d/gozxing/qrcode/encoder"
+)
+
+// This file makes and reads the QR codes of paper shares, with gozxing, a
+// port of ZXing to Go without cgo: the same library encodes and decodes,
+// and the images it makes are read by zbarimg, and those of qrencode by it
+// (the tests check both).
+
+// qrQuiet is the white border around a code, in modules: the 4 that the
+// QR standard asks for, which scanners rely on to find the code.
+const qrQuiet = 4
+
+// qrModules returns the modules of the QR code of text, true for dark, row
+// by row. Level M restores up to 15% of a damaged code, enough for a
+// crease or a stain, and keeps a key's share in a code small enough to
+// scan from a phone at arm's length.
+func qrModules(text string) ([][]bool, error) {
+	code, err := encoder.Encoder_encode(text, decoder.ErrorCorrectionLevel_M, nil)
+	if err != nil {
+		return nil, fmt.Errorf("making the QR code: %v", err)
+	}
+	m := code.GetMatrix()
+	rows := make([][]bool, m.GetHeight())
+	for y := range rows {
+		rows[y] = make([]bool, m.GetWidth())
+		for x := range rows[y] {
+			rows[y][x] = m.Get(x, y) == 1
+		}
+	}
+	return rows, nil
+}
+
+// qrPNG draws the modules as a black-and-white PNG, scale pixels a module,
+// with the quiet zone.
+func qrPNG(mods [][]bool, scale int) ([]byte, error) {
+	n := len(mods) + 2*qrQuiet
+	img := image.NewGray(image.Rect(0, 0, n*scale, n*scale))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	for y, row := range mods {
+		for x, dark := range row {
+			if !dark {
+				continue
+			}
+			for dy := range scale {
+				for dx := range scale {
+					img.SetGray((x+qrQuiet)*scale+dx, (y+qrQuiet)*scale+dy, color.Gray{})
+				}
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// qrSVG draws the modules as an SVG, one path of unit squares in a
+// viewBox of modules, so that it prints sharp at any size. Runs of dark
+// modules in a row are one rectangle each, which keeps the file small.
+func qrSVG(mods [][]bool) []byte {
+	n := len(mods) + 2*qrQuiet
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%dmm" height="%dmm" shape-rendering="crispEdges">`+"\n", n, n, n, n)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/>`+"\n", n, n)
+	b.WriteString(`<path fill="#000" d="`)
+	for y, row := range mods {
+		for x := 0; x < len(row); {
+			if !row[x] {
+				x++
+				continue
+			}
+			start := x
+			for x < len(row) && row[x] {
+				x++
+			}
+			fmt.Fprintf(&b, "M%d %dh%dv1h-%dz", start+qrQuiet, y+qrQuiet, x-start, x-start)
+		}
+	}
+	b.WriteString(`"/>` + "\n</svg>\n")
+	return []byte(b.String())
+}
+
+// isImage reports whether head starts a PNG or a JPEG file.
+func isImage(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")) || bytes.HasPrefix(head, []byte("\xff\xd8\xff"))
+}
+
+// maxImageBytes bounds the images read for QR codes: a photo of a page,
+// not a film.
+const maxImageBytes = 64 << 20
+
+// errNoQR is a picture in which no QR code could be read.
+var errNoQR = errors.New("no QR code found in the picture")
+
+// readQR returns the text of the QR code in the PNG or JPEG data. It tries
+// the picture as it is, then in ZXing's slower, more thorough mode, then
+// with dark and light exchanged (a code shown on a screen in dark mode).
+func readQR(data []byte) (string, error) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return "", fmt.Errorf("not a picture that can be read: %v", err)
+	}
+	if text, err := findQR(img); err == nil {
+		return text, nil
+	}
+	// ZXing's finder counts runs of dark and light pixels along rows, which
+	// speckles (dust, sensor noise, JPEG blocks) break up; a median filter
+	// removes them and keeps the modules' edges.
+	clean := median3(img)
+	if text, err := findQR(clean); err == nil {
+		return text, nil
+	}
+	// At another resolution the detector samples the modules at other
+	// pixels, which gets past a misjudged finder pattern.
+	return findQR(half(clean))
+}
+
+// half returns g at half its size, each pixel the mean of four.
+func half(g *image.Gray) *image.Gray {
+	b := g.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx()/2, b.Dy()/2))
+	for y := range out.Rect.Dy() {
+		for x := range out.Rect.Dx() {
+			px, py := b.Min.X+2*x, b.Min.Y+2*y
+			sum := int(g.GrayAt(px, py).Y) + int(g.GrayAt(px+1, py).Y) + int(g.GrayAt(px, py+1).Y) + int(g.GrayAt(px+1, py+1).Y)
+			out.SetGray(x, y, color.Gray{Y: uint8(sum / 4)})
+		}
+	}
+	return out
+}
+
+// findQR looks for a QR code in img.
+func findQR(img image.Image) (string, error) {
+	for _, hints := range []map[gozxing.DecodeHintType]any{
+		nil,
+		{gozxing.DecodeHintType_TRY_HARDER: true},
+		{gozxing.DecodeHintType_TRY_HARDER: true, gozxing.DecodeHintType_ALSO_INVERTED: true},
+		// A code as it was made (a PNG written by split, a screenshot):
+		// its modules are read straight off the grid, which finds codes
+		// whose finder patterns the general detector misjudges.
+		{gozxing.DecodeHintType_PURE_BARCODE: true},
+	} {
+		for _, binarize := range []func(gozxing.LuminanceSource) gozxing.Binarizer{gozxing.NewHybridBinarizer, gozxing.NewGlobalHistgramBinarizer} {
+			src := gozxing.NewLuminanceSourceFromImage(img)
+			bmp, err := gozxing.NewBinaryBitmap(binarize(src))
+			if err != nil {
+				continue
+			}
+			res, err := qrcode.NewQRCodeReader().Decode(bmp, hints)
+			if err == nil {
+				return res.GetText(), nil
+			}
+		}
+	}
+	return "", errNoQR
+}
+
+// median3 returns img in grey, each pixel the median of its 3×3
+// neighbourhood.
+func median3(img image.Image) *image.Gray {
+	b := img.Bounds()
+	g := image.NewGray(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			g.Set(x, y, color.GrayModel.Convert(img.At(x, y)))
+		}
+	}
+	out := image.NewGray(b)
+	var win [9]uint8
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			n := 0
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					px, py := min(max(x+dx, b.Min.X), b.Max.X-1), min(max(y+dy, b.Min.Y), b.Max.Y-1)
+					win[n] = g.GrayAt(px, py).Y
+					n++
+				}
+			}
+			slices.Sort(win[:])
+			out.SetGray(x, y, color.Gray{Y: win[4]})
+		}
+	}
+	return out
+}

@@ -21,7 +21,12 @@
 // streams): the secret is encrypted with an AEAD under a random key, the
 // ciphertext is dispersed with a Reed–Solomon code, and only the key is
 // Shamir-shared, so each share is about len(secret)/threshold bytes.
-// Damaged, truncated, duplicated and foreign shares are detected and named.
+// Damaged, truncated and duplicated shares are detected and named; shares
+// altered on purpose, checksums and all, are found by Reed–Solomon error
+// correction and named. Shares of more than one split are never combined:
+// the error lists the splits, and [CombineSSMSSplit] and
+// [NewCombineReaderSplit] recover the one the caller names by its
+// [SplitID].
 //
 // # Results
 //

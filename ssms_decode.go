@@ -114,7 +114,6 @@ type decoder struct {
 	check    []byte
 	members  []int
 	reps     []int
-	sub      []int
 	inSub    []bool
 }
 

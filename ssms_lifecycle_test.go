@@ -484,3 +484,58 @@ func BenchmarkRefreshSSMS(b *testing.B) {
 		}
 	})
 }
+
+// FuzzRecreateSSMS gives RecreateSSMS and RecreateSSMSTo two good shares of a
+// (4,2) split of three chunks and arbitrary bytes in place of the third:
+// they fail, or make exactly the split's share at the index asked for (every
+// chunk is authenticated, so nothing else can come out). RefreshSSMSHeaders
+// gets the same three headers: it fails, or its headers combine with the
+// records when the bytes given carry share 1's genuine header.
+//
+// Index 4 is one no share has: the share made there must be the one the two
+// good shares make.
+func FuzzRecreateSSMS(f *testing.F) {
+	secret := testSecret(150, 20)
+	shares := mustSplitSSMS(f, secret, 4, 2, 64, aesGCM, 21)
+	f.Add(shares[1], byte(3))
+	f.Add(shares[1][:headerSize], byte(1))
+	f.Add(shares[1][:len(shares[1])-1], byte(3))
+	f.Add(shares[3], byte(1))
+	f.Add(shares[0], byte(3))
+	forged := slices.Clone(shares[1])
+	forge(forged, headerSize+10, 1)
+	f.Add(forged, byte(3))
+	forged = slices.Clone(shares[1])
+	forge(forged, hdrKeyShare, 1)
+	f.Add(forged, byte(3))
+	f.Add([]byte("GFSSMS\x02"), byte(200))
+	// Index 4 is new: the share the two good ones make there.
+	ext, _, err := RecreateSSMS(shares[:1], 4)
+	if err == nil {
+		f.Fatal("one share of threshold 2 recreated")
+	}
+	ext, _, err = RecreateSSMS([][]byte{shares[0], shares[2]}, 4)
+	if err != nil {
+		f.Fatal(err)
+	}
+	want := append(slices.Clone(shares), ext[0])
+	f.Fuzz(func(t *testing.T, data []byte, index byte) {
+		i := int(index) % 5
+		given := [][]byte{shares[0], data, shares[2]}
+		got, bad, err := recreateBoth(t, given, i)
+		if err != nil {
+			if got != nil || bad != nil {
+				t.Fatalf("error %v with shares or bad ones", err)
+			}
+		} else if !bytes.Equal(got[0], want[i]) {
+			t.Fatalf("recreated at %d a share other than the split's", i)
+		}
+		hs, err := RefreshSSMSHeaders([][]byte{shares[0], data, shares[2]})
+		if err == nil && len(data) >= headerSize && bytes.Equal(data[:headerSize], shares[1][:headerSize]) {
+			fresh := refreshed([][]byte{shares[0], shares[1], shares[2]}, hs)
+			if s, _, err := CombineSSMS(fresh[1:]); err != nil || !bytes.Equal(s, secret) {
+				t.Fatalf("refreshed shares do not combine: %v", err)
+			}
+		}
+	})
+}

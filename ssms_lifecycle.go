@@ -51,9 +51,10 @@ var (
 // shares come from: at least threshold shares made by [SplitSSMS] or
 // [NewSplitWriter] (or by this package's lifecycle functions). Each share is
 // byte for byte the one SplitSSMS made at that index, so a lost share is
-// made again from any threshold others and its index, which [InspectSSMS]
-// reads from any share's header and share file names usually carry. At an
-// index that no share of the split has, the share is a new one, which
+// made again from any threshold others and its index: SplitSSMS numbers the
+// shares it returns from 0, [InspectSSMS] reads the index of a share that is
+// there, and the command's share file names, NAME.I-of-N.shamir, carry it
+// plus one. At an index that no share of the split has, the share is a new one, which
 // combines with the split's shares as theirs do: RecreateSSMS also extends
 // a split at indexes the caller chooses ([ExtendSSMS] picks them).
 //
@@ -622,6 +623,7 @@ func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []Ba
 	w, err := newSplitWriter(dst, threshold, defaultChunkSize, defaultAEAD(), r)
 	r.release()
 	if err != nil {
+		cr.c.release()
 		return nil, err
 	}
 	// On failure, the writer must not write its last chunk: the shares

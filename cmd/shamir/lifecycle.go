@@ -656,9 +656,9 @@ SSMS share files (split's default) are refreshed in place: only the key
 shares in their 66-byte headers change, so a share of any size costs a
 copy of its file (written under a temporary name and renamed over the old
 one once every file is complete); with -o, the refreshed files go into
-that folder instead. The first chunk of every share is read and opened, to
-check every key share against the key; the rest is not read. Every share
-file must be good, or nothing is refreshed. The encrypted data is
+that folder instead. Every share file is first read whole and checked as
+verify checks them, which decrypts the secret a chunk at a time in memory;
+each must be good, or nothing is refreshed. The encrypted data is
 unchanged: whoever recovered the secret, or the key, before still can;
 reshare draws a new key.
 

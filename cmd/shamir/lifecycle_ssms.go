@@ -339,7 +339,26 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		}
 	}
 	inPlace := lc.out == ""
-	headers, err := shamir.RefreshSSMS(set.readers())
+	// Every share is read whole and checked first, as verify checks them:
+	// the library's refresh reads the first chunk only, and a share
+	// refreshed with bad records would stay bad.
+	cr, err := shamir.NewCombineReader(set.readers())
+	if err == nil {
+		_, err = io.Copy(io.Discard, cr)
+	}
+	if err != nil {
+		return ssmsError(set, err)
+	}
+	if found := cr.BadShares(); len(found) > 0 {
+		reportBad(os.Stderr, badSSMS(set, found))
+		return withHints(fmt.Errorf("%s among the inputs; nothing was written", count(len(found), "bad share file", "bad share files")),
+			"replace "+pick(len(found) == 1, "it", "them")+" with what shamir recreate makes from the good ones, and run refresh again")
+	}
+	rs := make([]io.Reader, len(set.ssms))
+	for k, s := range set.ssms {
+		rs[k] = io.NewSectionReader(s.f, 0, 1<<62)
+	}
+	headers, err := shamir.RefreshSSMS(rs)
 	if err != nil {
 		return ssmsError(set, err)
 	}
@@ -350,6 +369,7 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		return filepath.Join(lc.out, filepath.Base(s.path))
 	}
 	out := newOutputSet(lc.force || inPlace)
+	out.keepPlaced = inPlace
 	defer out.abort()
 	if !inPlace {
 		if fi, err := os.Stat(lc.out); err == nil && !fi.IsDir() {
@@ -383,6 +403,12 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		paths = append(paths, p)
 	}
 	if err := out.commit(); err != nil {
+		if inPlace {
+			// Rare (the files were created in the same folders), and
+			// not undone: the files renamed before the failure hold
+			// refreshed shares, the old ones they replaced are gone.
+			return withHints(err, "the share files renamed before this one are refreshed and the others are not: old and new shares do not combine; recover the secret from whichever threshold of one kind are left, and run refresh or reshare again")
+		}
 		return err
 	}
 	if !lc.rf.quiet {

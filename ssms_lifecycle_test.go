@@ -2,6 +2,7 @@ package shamir
 
 import (
 	"bytes"
+	"crypto/fips140"
 	"crypto/sha256"
 	"errors"
 	"flag"
@@ -10,6 +11,15 @@ import (
 	"slices"
 	"testing"
 )
+
+// lcAEAD is id, or AEAD 3 under GODEBUG=fips140=only, where the others
+// cannot seal.
+func lcAEAD(id byte) byte {
+	if fips140.Enforced() {
+		return aesGCMRandom
+	}
+	return id
+}
 
 // recreateBoth runs RecreateSSMS and RecreateSSMSTo on shares, checks that
 // they agree, and returns the first's results.
@@ -58,7 +68,7 @@ func TestRecreateSSMSEveryIndex(t *testing.T) {
 		{255, 128, 300, defaultChunkSize, chaCha20Poly1305},
 	} {
 		secret := testSecret(c.size, uint64(c.parts))
-		shares := mustSplitSSMS(t, secret, c.parts, c.th, c.chunk, c.aead, uint64(c.size))
+		shares := mustSplitSSMS(t, secret, c.parts, c.th, c.chunk, lcAEAD(c.aead), uint64(c.size))
 		if c.parts > 5 {
 			lower, upper := shares[:c.th], shares[c.th:]
 			got, bad, err := recreateBoth(t, lower, seq(c.th, c.parts)...)
@@ -110,7 +120,7 @@ func equalShares(a, b [][]byte) bool {
 // one damaged.
 func TestRecreateSSMSSeveral(t *testing.T) {
 	secret := testSecret(5000, 3)
-	shares := mustSplitSSMS(t, secret, 9, 3, 1024, aesGCM, 4)
+	shares := mustSplitSSMS(t, secret, 9, 3, 1024, lcAEAD(aesGCM), 4)
 	given := [][]byte{shares[8], shares[0], shares[5], shares[2], shares[6]}
 	got, bad, err := recreateBoth(t, given, 7, 1, 3)
 	if err != nil || bad != nil {
@@ -154,8 +164,8 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 // TestRecreateSSMSRefusals checks the refusals: indexes, too few shares,
 // shares of several splits.
 func TestRecreateSSMSRefusals(t *testing.T) {
-	shares := mustSplitSSMS(t, testSecret(200, 5), 5, 3, defaultChunkSize, aesGCM, 6)
-	other := mustSplitSSMS(t, testSecret(200, 5), 5, 3, defaultChunkSize, aesGCM, 7)
+	shares := mustSplitSSMS(t, testSecret(200, 5), 5, 3, defaultChunkSize, lcAEAD(aesGCM), 6)
+	other := mustSplitSSMS(t, testSecret(200, 5), 5, 3, defaultChunkSize, lcAEAD(aesGCM), 7)
 	given := shares[:3]
 	for _, c := range []struct {
 		idx  []int
@@ -197,7 +207,7 @@ func TestRecreateSSMSRefusals(t *testing.T) {
 // 3 of the 7 shares.
 func TestExtendSSMSEveryMixture(t *testing.T) {
 	secret := testSecret(3000, 8)
-	shares := mustSplitSSMS(t, secret, 5, 3, 1000, chaCha20Poly1305, 9)
+	shares := mustSplitSSMS(t, secret, 5, 3, 1000, lcAEAD(chaCha20Poly1305), 9)
 	added, bad, err := ExtendSSMS(shares[1:4], 2, []int{0, 4})
 	if err != nil || bad != nil {
 		t.Fatalf("ExtendSSMS: %v, bad %v", err, bad)
@@ -250,7 +260,7 @@ func refreshed(shares, headers [][]byte) [][]byte {
 // three new shares combine, and old and new do not mix.
 func TestRefreshSSMS(t *testing.T) {
 	secret := testSecret(2000, 10)
-	shares := mustSplitSSMS(t, secret, 5, 3, 512, aesGCM, 11)
+	shares := mustSplitSSMS(t, secret, 5, 3, 512, lcAEAD(aesGCM), 11)
 	headers := make([][]byte, len(shares))
 	for i, s := range shares {
 		headers[i] = s[:headerSize]
@@ -316,8 +326,8 @@ func TestRefreshSSMS(t *testing.T) {
 // TestRefreshSSMSRefusals checks that refresh derives nothing from bad
 // headers and names them.
 func TestRefreshSSMSRefusals(t *testing.T) {
-	shares := mustSplitSSMS(t, testSecret(100, 12), 5, 3, defaultChunkSize, aesGCM, 13)
-	other := mustSplitSSMS(t, testSecret(100, 12), 5, 3, defaultChunkSize, aesGCM, 14)
+	shares := mustSplitSSMS(t, testSecret(100, 12), 5, 3, defaultChunkSize, lcAEAD(aesGCM), 13)
+	other := mustSplitSSMS(t, testSecret(100, 12), 5, 3, defaultChunkSize, lcAEAD(aesGCM), 14)
 	hdrs := func(ss ...[]byte) [][]byte {
 		out := make([][]byte, len(ss))
 		for i, s := range ss {
@@ -369,7 +379,7 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 // TestReshareSSMS reshares to other schemes, in memory and streaming.
 func TestReshareSSMS(t *testing.T) {
 	secret := testSecret(200000, 15)
-	shares := mustSplitSSMS(t, secret, 5, 3, defaultChunkSize, aesGCM, 16)
+	shares := mustSplitSSMS(t, secret, 5, 3, defaultChunkSize, lcAEAD(aesGCM), 16)
 	for _, sc := range [][2]int{{5, 3}, {7, 4}, {3, 2}} {
 		fresh, bad, err := ReshareSSMS(shares[1:4], sc[0], sc[1])
 		if err != nil || bad != nil || len(fresh) != sc[0] {
@@ -487,7 +497,7 @@ func TestRecreateSSMSStreamMemory(t *testing.T) {
 func BenchmarkRecreateSSMS(b *testing.B) {
 	b.Run("1MiB_n5_t3", func(b *testing.B) {
 		secret := testSecret(1<<20, 1)
-		shares := mustSplitSSMS(b, secret, 5, 3, defaultChunkSize, defaultAEAD(), 2)
+		shares := mustSplitSSMS(b, secret, 5, 3, defaultChunkSize, lcAEAD(defaultAEAD()), 2)
 		given := [][]byte{shares[0], shares[2], shares[3]}
 		b.SetBytes(1 << 20)
 		for b.Loop() {
@@ -498,7 +508,7 @@ func BenchmarkRecreateSSMS(b *testing.B) {
 	})
 	b.Run("CombineSSMS_1MiB_n5_t3", func(b *testing.B) {
 		secret := testSecret(1<<20, 1)
-		shares := mustSplitSSMS(b, secret, 5, 3, defaultChunkSize, defaultAEAD(), 2)
+		shares := mustSplitSSMS(b, secret, 5, 3, defaultChunkSize, lcAEAD(defaultAEAD()), 2)
 		given := [][]byte{shares[0], shares[2], shares[3]}
 		b.SetBytes(1 << 20)
 		for b.Loop() {
@@ -511,7 +521,7 @@ func BenchmarkRecreateSSMS(b *testing.B) {
 
 func BenchmarkRefreshSSMS(b *testing.B) {
 	b.Run("64MiB", func(b *testing.B) {
-		shares := mustSplitSSMS(b, testSecret(64<<20, 1), 5, 3, defaultChunkSize, defaultAEAD(), 2)
+		shares := mustSplitSSMS(b, testSecret(64<<20, 1), 5, 3, defaultChunkSize, lcAEAD(defaultAEAD()), 2)
 		headers := make([][]byte, len(shares))
 		for i, s := range shares {
 			headers[i] = s[:headerSize]
@@ -535,7 +545,7 @@ func BenchmarkRefreshSSMS(b *testing.B) {
 // good shares make.
 func FuzzRecreateSSMS(f *testing.F) {
 	secret := testSecret(150, 20)
-	shares := mustSplitSSMS(f, secret, 4, 2, 64, aesGCM, 21)
+	shares := mustSplitSSMS(f, secret, 4, 2, 64, lcAEAD(aesGCM), 21)
 	f.Add(shares[1], byte(3))
 	f.Add(shares[1][:headerSize], byte(1))
 	f.Add(shares[1][:len(shares[1])-1], byte(3))

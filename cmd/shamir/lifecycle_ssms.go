@@ -71,6 +71,8 @@ func checkSSMSFlags(lc *lifecycle, set *shareSet) error {
 			hints: []string{"give the number of shares of the split with -n: the new shares are numbered after them"}}
 	case lc.encode.val != "":
 		return usagef("-encode: SSMS shares are written as share files, NAME.I-of-N.shamir")
+	case lc.out == "-":
+		return usagef("-o -: SSMS shares are written as share files, and -o names their folder")
 	case len(set.ssms) == 0:
 		reportBad(os.Stderr, set.notSSMS)
 		return errors.New("no SSMS share among the inputs can be read")

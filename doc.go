@@ -57,6 +57,14 @@
 // secret; Reshare must, and clears it. docs/SECURITY.md says what each
 // reveals, and to whom.
 //
+// SSMS splits have the same four, by share index instead of x coordinate:
+// [RecreateSSMS], [ExtendSSMS], [RefreshSSMSHeaders] (which rewrites the
+// 82-byte headers only, whatever the size of the shares; [RefreshSSMS]
+// checks them against the key first) and [ReshareSSMS], which draws a new
+// key; the forms ending in To stream. Recreating authenticates every chunk
+// as [CombineSSMS] does, so it computes the key and, a chunk at a time in
+// scratch memory it clears, the secret; refreshing headers computes neither.
+//
 // # Security
 //
 // Plain Shamir sharing is information-theoretically secure: fewer than

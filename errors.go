@@ -101,9 +101,12 @@ func (r Reason) String() string {
 	return fmt.Sprintf("Reason(%d)", int(r))
 }
 
-// A CombineError is returned when SSMS shares do not recover the secret, and
-// when [Recreate], [Extend], [Refresh] or [Reshare] refuse plain parts that
-// disagree and can name the bad ones: nothing is derived from such parts.
+// A CombineError is returned when SSMS shares do not recover the secret (by
+// the combining functions and by [RecreateSSMS], [ExtendSSMS],
+// [ReshareSSMS] and their streaming forms), when [RefreshSSMS] or
+// [RefreshSSMSHeaders] refuse bad shares, and when [Recreate], [Extend],
+// [Refresh] or [Reshare] refuse plain parts that disagree and can name the
+// bad ones: nothing is derived from such parts.
 // It says why, which shares were found bad, and how many good shares there
 // were.
 type CombineError struct {

@@ -1,7 +1,6 @@
 package shamir
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 )
@@ -185,21 +184,7 @@ func NewCombineReaderSplit(shares []io.Reader, id SplitID) (*CombineReader, erro
 }
 
 func newCombineReader(shares []io.Reader, want *SplitID) (*CombineReader, error) {
-	ins := make([]*shareIn, len(shares))
-	for i, r := range shares {
-		if r == nil {
-			panic(fmt.Sprintf("shamir: NewCombineReader: share %d has a nil io.Reader", i))
-		}
-		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
-	}
-	eachShare(ins, func(_ int, s *shareIn) {
-		var h [headerSize]byte
-		n, err := io.ReadFull(s.r, h[:])
-		s.hdr, s.why = parseHeader(h[:n]) // a short header is Truncated
-		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			s.hdr, s.why = nil, s.readErr(err)
-		}
-	})
+	ins := streamIns(shares, "NewCombineReader")
 	c, err := newCombiner(ins, want)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,11 @@ type outputSet struct {
 	force   bool           // replace existing files
 	pending []*pendingFile // created, not yet committed
 	placed  []string       // destinations already moved into place by commit
-	dirs    []string       // folders made, outermost first
+	// keepPlaced keeps the files a failed commit had moved into place:
+	// set when they replace the files they were made from (refresh in
+	// place), which removing them would lose too.
+	keepPlaced bool
+	dirs       []string // folders made, outermost first
 }
 
 type pendingFile struct {
@@ -252,7 +256,9 @@ func (s *outputSet) abortLocked() bool {
 		os.Remove(p.f.Name())
 	}
 	for _, dest := range s.placed {
-		os.Remove(dest)
+		if !s.keepPlaced {
+			os.Remove(dest)
+		}
 	}
 	// Innermost first; a folder that is not empty (someone else put a
 	// file in it) stays.

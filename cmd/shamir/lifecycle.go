@@ -19,10 +19,10 @@ import (
 // secret). They read shares as combine does and write them as split -encode
 // does, and each is a call of the library's function of the same name.
 //
-// Each command has one function per share format. Vault-format shares are
-// done; the library has no lifecycle functions for SSMS shares yet, so the
-// SSMS functions refuse, and wiring them in is a change to those functions
-// only: the flags, the reading of the inputs and the messages are shared.
+// Each command has one function per share format: the Vault-format ones
+// here, the SSMS ones in lifecycle_ssms.go. The flags and the reading of
+// the inputs are shared; -x and -inuse are for Vault-format shares, -index
+// and -name for SSMS share files.
 
 // A lifecycleCmd is one of the four commands.
 type lifecycleCmd struct {
@@ -56,8 +56,11 @@ type lifecycle struct {
 	xs     xList // -x: where the new shares go (recreate, extend)
 	inUse  xList // -inuse: x coordinates of shares not given (extend)
 	count  int   // -k: how many new shares (extend)
-	parts  int   // -n: the split's shares (refresh), the new split's (reshare)
+	parts  int   // -n: the split's shares (refresh, SSMS extend), the new split's (reshare)
 	newT   int   // -newt: the new split's threshold (reshare)
+
+	indexes indexList // -index: the SSMS shares to make, numbered from 1 (recreate, extend)
+	name    string    // -name: the NAME of new SSMS share files (recreate, extend, reshare)
 
 	t threshold // the threshold of the shares given
 }
@@ -135,9 +138,14 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := c.check(lc); err != nil {
 		return err
 	}
-	out, err := checkShareOutput(lc.out, lc.force)
-	if err != nil {
-		return err
+	// -o is the file for Vault-format shares and the folder for SSMS share
+	// files; which, the inputs tell. Unless it is a folder, it is checked
+	// as a file before they are read.
+	var out *shareOutput
+	if fi, err := os.Stat(lc.out); err != nil || !fi.IsDir() {
+		if out, err = checkShareOutput(lc.out, lc.force); err != nil {
+			return err
+		}
 	}
 	set, err := lc.rf.gatherArgs(args)
 	if err != nil {
@@ -151,15 +159,13 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if ssms {
 		return c.ssms(lc, set)
 	}
+	if err := checkPlainFlags(lc); err != nil {
+		return err
+	}
+	if out == nil {
+		return fmt.Errorf("%s is a folder; name a file to write", quote(lc.out))
+	}
 	return lc.plain(set, out)
-}
-
-// errSSMSNotYet refuses SSMS shares, for which the library has no lifecycle
-// functions yet. A new split of the secret does what refresh and reshare
-// would, with new x coordinates; it is the hint.
-func errSSMSNotYet(cmd string) error {
-	return withHints(fmt.Errorf("%s of SSMS shares: not yet supported", cmd),
-		"meanwhile, a new split of the secret replaces the old one, without writing the secret anywhere: shamir combine SHARES | shamir split -n N -t T -name NAME -o FOLDER")
 }
 
 // plain runs the command on Vault-format shares: it decodes and checks
@@ -348,6 +354,7 @@ var cmdRecreate = &command{
 	short: "make lost shares again, from threshold others",
 	run:   func(args []string) error { return runLifecycle(recreateCmd, args) },
 	help: `usage: shamir recreate -t T -x X[,X...] [flags] [PATH ... | -]
+       shamir recreate -index I[,I...] [-o FOLDER] [flags] PATH ...
 
 Recreate makes Vault-format shares of a split again, byte for byte, from T
 or more of its other shares: the share at x coordinate X is the one that
@@ -377,15 +384,32 @@ recreate says so.
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop recreate after it
 removes the file it had begun to write.
 
-SSMS share files (split's default) are not supported yet.
+SSMS share files (split's default) are numbered as their names are,
+NAME.I-of-N.shamir, from 1: -index I makes share I again, byte for byte,
+from any T others (the headers say T), as a file of that name in the
+folder -o (default: the current folder; NAME and N are those of the files
+read, or -name). At a number no share of the split has, the share is a new
+one (extend picks such numbers). The shares are read as combine reads them,
+with its checks and error correction, and every chunk is authenticated
+before the new shares' part of it is written: that decrypts it, in memory,
+a chunk at a time (never written anywhere). Shares found bad on the way
+are named; the new shares are good all the same. Any size is fine: the
+shares are streamed.
 
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the
-	                     JSON of vault operator init gives it)
+	                     JSON of vault operator init gives it; SSMS share
+	                     files record it)
 	-x X[,X...]          the x coordinates of the shares to make (1 to 255;
 	                     may be repeated)
+	-index I[,I...]      SSMS share files: the numbers of the shares to make,
+	                     the I of NAME.I-of-N.shamir (1 to 255; may be
+	                     repeated)
+	-name NAME           SSMS share files: name the new ones
+	                     NAME.I-of-N.shamir (default: as the files read)
 	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
-	                     stdout
+	                     stdout; SSMS share files: the folder for the new
+	                     files (default: the current folder)
 	-encode ENCODING     write the shares in base64 or hex (default: as read)
 	-decode ENCODING     the shares read are base64 or hex text
 	-share SHARE         a share itself (may be repeated); other users can
@@ -397,6 +421,7 @@ Examples:
 
 	shamir recreate -t 3 -x 5 other-keys.txt > key-at-5.txt
 	shamir recreate -t 3 -x 5,96 -o lost.txt keys.txt
+	shamir recreate -index 3 -o backup backup
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -406,10 +431,17 @@ var recreateCmd = &lifecycleCmd{
 	name: "recreate",
 	flags: func(fs *flag.FlagSet, lc *lifecycle) {
 		valueFlag(fs, &lc.xs, "x")
+		valueFlag(fs, &lc.indexes, "index")
+		stringFlag(fs, &lc.name, "name")
 	},
 	check: func(lc *lifecycle) error {
-		if len(lc.xs) == 0 {
-			return usagef("give the x coordinates of the shares to make with -x, as in -x 5 or -x 5,96")
+		switch {
+		case len(lc.xs) > 0 && len(lc.indexes) > 0:
+			return usagef("-x and -index: -x is for Vault-format shares, -index for SSMS share files")
+		case len(lc.indexes) > 0:
+			return checkIndexes(lc.indexes)
+		case len(lc.xs) == 0:
+			return usagef("give the x coordinates of the shares to make with -x, as in -x 5 or -x 5,96 (or, for SSMS share files, their numbers with -index)")
 		}
 		return checkXs("-x", lc.xs, true)
 	},
@@ -429,15 +461,13 @@ var recreateCmd = &lifecycleCmd{
 	},
 }
 
-// recreateSSMS will recreate SSMS shares when the library can.
-func recreateSSMS(lc *lifecycle, set *shareSet) error { return errSSMSNotYet("recreate") }
-
 var cmdExtend = &command{
 	name:  "extend",
 	short: "make new shares of a split, for new holders",
 	run:   func(args []string) error { return runLifecycle(extendCmd, args) },
 	help: `usage: shamir extend -t T -k COUNT [-inuse X[,X...]] [flags] [PATH ... | -]
        shamir extend -t T -x X[,X...] [flags] [PATH ... | -]
+       shamir extend -k COUNT [-n N] [-o FOLDER] [flags] PATH ...
 
 Extend makes COUNT new Vault-format shares of a split from T or more of its
 shares, at x coordinates drawn at random among those left: they combine with
@@ -468,12 +498,25 @@ damaged share would make every new share wrong: extend says so.
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop extend after it
 removes the file it had begun to write.
 
-SSMS share files (split's default) are not supported yet.
+SSMS share files (split's default) are numbered as their names are,
+NAME.I-of-N.shamir, from 1, and extend makes the new ones as recreate does,
+numbered after the split's N shares (-n) and after every share given:
+with -n 5, shares 6, 7, ..., in files NAME.6-of-7.shamir and so on for two.
+A share's header does not say how many shares its split has: without -n,
+a new share could take the number of one not given, and be a copy of it;
+extend notes that. -index I names the numbers instead.
 
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the
-	                     JSON of vault operator init gives it)
+	                     JSON of vault operator init gives it; SSMS share
+	                     files record it)
 	-k, -count COUNT     the number of new shares to make
+	-n, -parts N         SSMS share files: the number of shares of the
+	                     split, numbered 1 to N, which the new ones follow
+	-index I[,I...]      SSMS share files: make the new shares with these
+	                     numbers instead (as recreate does)
+	-name NAME           SSMS share files: name the new ones
+	                     NAME.I-of-N.shamir (default: as the files read)
 	-inuse X[,X...]      the x coordinates of the split's shares not given,
 	                     which the new shares must not take
 	-x X[,X...]          make the new shares at these x coordinates instead
@@ -491,6 +534,7 @@ Examples:
 
 	shamir extend -t 3 -k 2 -inuse 96,54 three-keys.txt -o new-keys.txt
 	shamir extend -t 3 -x 200 keys.txt
+	shamir extend -k 2 -n 5 -o backup backup
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -502,9 +546,25 @@ var extendCmd = &lifecycleCmd{
 		intFlag(fs, &lc.count, "k", "count")
 		valueFlag(fs, &lc.inUse, "inuse")
 		valueFlag(fs, &lc.xs, "x")
+		valueFlag(fs, &lc.indexes, "index")
+		intFlag(fs, &lc.parts, "n", "parts")
+		stringFlag(fs, &lc.name, "name")
 	},
 	check: func(lc *lifecycle) error {
+		if n := lc.parts; n != 0 && (n < 2 || n > 255) {
+			return usagef("-n %d: a split has 2 to 255 shares", n)
+		}
 		switch {
+		case len(lc.xs) > 0 && len(lc.indexes) > 0:
+			return usagef("-x and -index: -x is for Vault-format shares, -index for SSMS share files")
+		case len(lc.indexes) > 0:
+			if lc.count != 0 && lc.count != len(lc.indexes) {
+				return usagef("-k %d, but -index gives %s", lc.count, count(len(lc.indexes), "share number"))
+			}
+			if lc.parts != 0 {
+				return usagef("-n and -index: -index names the new shares, -n numbers them after the split's")
+			}
+			return checkIndexes(lc.indexes)
 		case len(lc.xs) > 0:
 			if lc.count != 0 && lc.count != len(lc.xs) {
 				return usagef("-k %d, but -x gives %s", lc.count, count(len(lc.xs), "x coordinate"))
@@ -552,14 +612,12 @@ var extendCmd = &lifecycleCmd{
 	},
 }
 
-// extendSSMS will extend SSMS splits when the library can.
-func extendSSMS(lc *lifecycle, set *shareSet) error { return errSSMSNotYet("extend") }
-
 var cmdRefresh = &command{
 	name:  "refresh",
 	short: "re-randomize every share of a split, keeping the secret",
 	run:   func(args []string) error { return runLifecycle(refreshCmd, args) },
 	help: `usage: shamir refresh -t T [-n N] [flags] [PATH ... | -]
+       shamir refresh [-n N] [-o FOLDER] [flags] PATH ...
 
 Refresh makes new Vault-format shares of the same secret, at the same x
 coordinates, from every share of a split: each new share is its old one
@@ -591,11 +649,20 @@ share stays damaged, and refresh says so.
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop refresh after it
 removes the file it had begun to write.
 
-SSMS share files (split's default) are not supported yet.
+SSMS share files (split's default) are refreshed in place: only the key
+shares in their 82-byte headers change, so a share of any size costs a
+copy of its file (written under a temporary name and renamed over the old
+one once every file is complete); with -o, the refreshed files go into
+that folder instead. Every share file is first read whole and checked as
+verify checks them, which decrypts the secret a chunk at a time in memory;
+each must be good, or nothing is refreshed. The encrypted data is
+unchanged: whoever recovered the secret, or the key, before still can;
+reshare draws a new key.
 
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the
-	                     JSON of vault operator init gives it)
+	                     JSON of vault operator init gives it; SSMS share
+	                     files record it)
 	-n, -parts N         the number of shares of the split: refuse to
 	                     refresh any other number
 	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
@@ -611,6 +678,7 @@ Examples:
 
 	shamir refresh -t 3 -n 5 keys.txt -o new-keys.txt
 	shamir refresh -t 3 -f -o keys.txt keys.txt
+	shamir refresh -n 5 backup
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -648,14 +716,12 @@ var refreshCmd = &lifecycleCmd{
 	},
 }
 
-// refreshSSMS will refresh SSMS shares when the library can.
-func refreshSSMS(lc *lifecycle, set *shareSet) error { return errSSMSNotYet("refresh") }
-
 var cmdReshare = &command{
 	name:  "reshare",
 	short: "make a new split: a new number of shares or threshold",
 	run:   func(args []string) error { return runLifecycle(reshareCmd, args) },
 	help: `usage: shamir reshare -t T -n N -newt NEWT [flags] [PATH ... | -]
+       shamir reshare -n N -newt NEWT [-o FOLDER] [flags] PATH ...
 
 Reshare makes a new split of the secret that T or more Vault-format shares
 recover: N new shares, any NEWT of which recover it, at fresh x coordinates
@@ -683,14 +749,21 @@ so.
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop reshare after it
 removes the file it had begun to write.
 
-SSMS share files (split's default) are not supported yet.
+SSMS share files (split's default) are reshared into N new share files,
+NAME.I-of-N.shamir in the folder -o (default: the current folder), as split
+writes them: the secret is decrypted a chunk at a time and encrypted again
+under a new key, in a new split that the old key cannot read, even with the
+same threshold. It is streamed, in memory only.
 
 Flags:
 	-t, -threshold T     the threshold of the shares read (required, unless
-	                     the JSON of vault operator init gives it)
+	                     the JSON of vault operator init gives it; SSMS
+	                     share files record it)
 	-n, -parts N         the number of shares of the new split
 	-newt, -newthreshold NEWT
 	                     the number of new shares that recover the secret
+	-name NAME           SSMS share files: name the new ones
+	                     NAME.I-of-N.shamir (default: as the files read)
 	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
 	                     stdout
 	-encode ENCODING     write the shares in base64 or hex (default: as read)
@@ -703,6 +776,7 @@ Flags:
 Examples:
 
 	shamir reshare -t 3 -n 7 -newt 4 old-keys.txt -o new-keys.txt
+	shamir reshare -n 3 -newt 2 -o new-backup backup
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -713,6 +787,7 @@ var reshareCmd = &lifecycleCmd{
 	flags: func(fs *flag.FlagSet, lc *lifecycle) {
 		intFlag(fs, &lc.parts, "n", "parts")
 		intFlag(fs, &lc.newT, "newt", "newthreshold")
+		stringFlag(fs, &lc.name, "name")
 	},
 	check: func(lc *lifecycle) error {
 		n, t := lc.parts, lc.newT
@@ -745,6 +820,3 @@ var reshareCmd = &lifecycleCmd{
 		}
 	},
 }
-
-// reshareSSMS will reshare SSMS shares when the library can.
-func reshareSSMS(lc *lifecycle, set *shareSet) error { return errSSMSNotYet("reshare") }

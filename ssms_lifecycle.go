@@ -1,0 +1,686 @@
+package shamir
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// This file is the life of an SSMS split after SplitSSMS: a lost share made
+// again (RecreateSSMS), shares for new holders (ExtendSSMS), the key shares
+// re-randomized (RefreshSSMS), a new split of the same secret
+// (ReshareSSMS). Like the plain forms (lifecycle.go), each is algebra on the
+// engine:
+//
+//   - the record of a new share for a chunk is row index of the dispersal
+//     code applied to the chunk's sealed bytes, which the combiner decodes
+//     (rsCode.checker, as the decoder re-encodes parity to check shares);
+//     its key share is the Lagrange row at x = index+1 applied to threshold
+//     key shares (interpolate), never the row at 0;
+//   - refreshing adds to every key share the value at its x of a random
+//     polynomial with constant term 0 (refresh, the plain form's product),
+//     and rewrites the 82-byte headers only: the record checksums start from
+//     the header without its key share (recordSeed);
+//   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
+//
+// Recreating authenticates what it derives from: every chunk is opened with
+// the AEAD, as CombineSSMS opens it, so the key is computed, and each chunk's
+// plaintext passes through scratch memory that is cleared once the chunk is
+// dispersed. Nothing derived from a chunk that did not open is written.
+
+// The errors of the indexes asked for. Like those of the plain forms, none
+// is exported: each means that the arguments are unusable, and says how.
+var (
+	errNoIndexes      = errors.New("shamir: no share indexes to make")
+	errIndexRange     = errors.New("shamir: share index out of range 0 to 254")
+	errDuplicateIndex = errors.New("shamir: share index asked for twice")
+	errIndexInUse     = errors.New("shamir: share index of one of the shares given")
+	errNoFreeIndex    = errors.New("shamir: not enough share indexes left")
+	errWriterCount    = errors.New("shamir: one io.Writer per new share is needed")
+	// errRefreshBad is the Err of the *CombineError with which RefreshSSMS
+	// and RefreshSSMSHeaders refuse a bad share that is not inconsistent:
+	// damaged, of another format, or a second copy.
+	errRefreshBad = errors.New("shamir: every share given to refresh must be good")
+)
+
+// RecreateSSMS returns the shares at the given indexes of the SSMS split that
+// shares come from: at least threshold shares made by [SplitSSMS] or
+// [NewSplitWriter] (or by this package's lifecycle functions). Each share is
+// byte for byte the one SplitSSMS made at that index, so a lost share is
+// made again from any threshold others and its index: SplitSSMS numbers the
+// shares it returns from 0, [InspectSSMS] reads the index of a share that is
+// there, and the command's share file names, NAME.I-of-N.shamir, carry it
+// plus one. At an index that no share of the split has, the share is a new one, which
+// combines with the split's shares as theirs do: RecreateSSMS also extends
+// a split at indexes the caller chooses ([ExtendSSMS] picks them).
+//
+// Indexes run from 0 to 254. RecreateSSMS refuses none, an index given
+// twice, and the index of one of shares (whose header could be read): that
+// share is there already. At the index of a share of the split that it was
+// not given, it makes a copy of that share, which counts once towards the
+// threshold.
+//
+// What is computed. The shares are read and checked chunk by chunk as
+// [CombineSSMS] reads them, with its error correction: the key is
+// interpolated from threshold key shares, every chunk is decoded and opened
+// with the AEAD, and every other share is checked against it. So the secret
+// is computed, one chunk at a time, in scratch memory that is cleared as
+// soon as the chunk is authenticated; it is never returned or written. A
+// new share's records are rows of the dispersal code applied to the
+// authenticated ciphertext, and its key share is the Lagrange combination of
+// threshold key shares at x = index+1, which never computes the key. Nothing
+// is derived from a chunk that does not open.
+//
+// The results follow [CombineSSMS]'s contract: if err is nil, the shares
+// are the split's, derived from authenticated chunks only, in the order of
+// indexes, and bad lists the shares found bad on the way (nil if none),
+// which should be replaced: a share not in bad is good. Otherwise the new
+// shares are nil and err says why: a [*CombineError] as CombineSSMS returns
+// ([ErrNotEnoughShares], [ErrInconsistentShares], [ErrMixedSplits]: shares
+// of more than one split are refused), or an error about indexes.
+//
+// [RecreateSSMSTo] is the streaming form.
+func RecreateSSMS(shares [][]byte, indexes ...int) (newShares [][]byte, bad []BadShare, err error) {
+	return recreateMem(shares, func(given []int) ([]int, error) {
+		return indexes, checkNewIndexes(indexes, given)
+	})
+}
+
+// RecreateSSMSTo is [RecreateSSMS] for shares of any size: it reads the shares
+// from the readers shares, concurrently as [NewCombineReader] does, and
+// writes the share at indexes[i] to dst[i] as it goes, holding one chunk per
+// share whatever the size of the secret. len(dst) must be len(indexes).
+//
+// If err is nil, every new share was written whole. Otherwise what was
+// written to dst is incomplete or nothing, and must be discarded: a chunk
+// that fails to open is found only once the records before it were written.
+// The writers are not closed.
+func RecreateSSMSTo(dst []io.Writer, shares []io.Reader, indexes ...int) (bad []BadShare, err error) {
+	if len(dst) != len(indexes) {
+		return nil, fmt.Errorf("%w: %d writers for %d indexes", errWriterCount, len(dst), len(indexes))
+	}
+	_, bad, err = recreateStream(dst, shares, func(given []int) ([]int, error) {
+		return indexes, checkNewIndexes(indexes, given)
+	})
+	return bad, err
+}
+
+// ExtendSSMS returns count new shares of the SSMS split that shares come
+// from, at new indexes: the count lowest above every index of shares and of
+// inUse, the indexes of the split's shares that the caller did not give. So
+// a split of n shares made by [SplitSSMS], given any of them and inUse
+// listing the others (or only n−1, the highest), gets the indexes n,
+// n+1, …. The new shares are made as [RecreateSSMS] makes them, with its
+// checks and results; they combine with the split's shares in any mixture.
+//
+// A share's header does not say how many shares the split has. A new share
+// at the index of a share that neither shares nor inUse name would be a
+// copy of it, and the split would have fewer distinct shares than its
+// holders believe: name every index in use. To fill gaps, or choose the
+// indexes, call RecreateSSMS with them. ExtendSSMS fails for a count below
+// 1, an index of inUse outside 0…254, and when fewer than count indexes
+// are left above the highest in use.
+func ExtendSSMS(shares [][]byte, count int, inUse []int) (newShares [][]byte, bad []BadShare, err error) {
+	return recreateMem(shares, func(given []int) ([]int, error) {
+		return nextIndexes(count, given, inUse)
+	})
+}
+
+// ExtendSSMSTo is [ExtendSSMS] in the manner of [RecreateSSMSTo]: the
+// len(dst) new shares are written to dst, and indexes are theirs.
+func ExtendSSMSTo(dst []io.Writer, shares []io.Reader, inUse []int) (indexes []int, bad []BadShare, err error) {
+	return recreateStream(dst, shares, func(given []int) ([]int, error) {
+		return nextIndexes(len(dst), given, inUse)
+	})
+}
+
+// checkNewIndexes checks the indexes at which new shares are asked for,
+// against each other and against given, those of the shares given.
+func checkNewIndexes(indexes, given []int) error {
+	if len(indexes) == 0 {
+		return errNoIndexes
+	}
+	var used, seen [maxIndex + 1]bool
+	for _, i := range given {
+		used[i] = true
+	}
+	for _, i := range indexes {
+		switch {
+		case i < 0 || i > maxIndex:
+			return fmt.Errorf("%w: %d", errIndexRange, i)
+		case seen[i]:
+			return fmt.Errorf("%w: %d", errDuplicateIndex, i)
+		case used[i]:
+			return fmt.Errorf("%w: %d", errIndexInUse, i)
+		}
+		seen[i] = true
+	}
+	return nil
+}
+
+// nextIndexes returns the count lowest indexes above every index of given and
+// inUse.
+func nextIndexes(count int, given, inUse []int) ([]int, error) {
+	if count < 1 {
+		return nil, errNoIndexes
+	}
+	top := -1
+	for _, i := range inUse {
+		if i < 0 || i > maxIndex {
+			return nil, fmt.Errorf("%w: %d in use", errIndexRange, i)
+		}
+		top = max(top, i)
+	}
+	for _, i := range given {
+		top = max(top, i)
+	}
+	if top+count > maxIndex {
+		return nil, fmt.Errorf("%w: %d new shares asked for, %d indexes above %d", errNoFreeIndex, count, maxIndex-top, top)
+	}
+	idx := make([]int, count)
+	for k := range idx {
+		idx[k] = top + 1 + k
+	}
+	return idx, nil
+}
+
+// memIns returns the shares held in memory as the combiner takes them.
+func memIns(shares [][]byte) []*shareIn {
+	ins := make([]*shareIn, len(shares))
+	for i, s := range shares {
+		ins[i] = &shareIn{pos: i}
+		ins[i].hdr, ins[i].why = parseHeader(s)
+		if ins[i].hdr != nil {
+			ins[i].mem = s[headerSize:]
+		}
+	}
+	return ins
+}
+
+// streamIns returns the shares read from streams as the combiner takes them,
+// their headers read, concurrently.
+func streamIns(shares []io.Reader, fn string) []*shareIn {
+	ins := make([]*shareIn, len(shares))
+	for i, r := range shares {
+		if r == nil {
+			panic(fmt.Sprintf("shamir: %s: share %d has a nil io.Reader", fn, i))
+		}
+		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
+	}
+	eachShare(ins, func(_ int, s *shareIn) {
+		var h [headerSize]byte
+		n, err := io.ReadFull(s.r, h[:])
+		s.hdr, s.why = parseHeader(h[:n]) // a short header is Truncated
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			s.hdr, s.why = nil, s.readErr(err)
+		}
+	})
+	return ins
+}
+
+// recreateMem runs recreate on shares held in memory, into new slices.
+func recreateMem(shares [][]byte, choose func(given []int) ([]int, error)) ([][]byte, []BadShare, error) {
+	size := 0
+	for _, s := range shares {
+		size = max(size, len(s))
+	}
+	var out [][]byte
+	_, bad, err := recreate(memIns(shares), choose, func(idx []int) {
+		out = make([][]byte, len(idx))
+		for k := range out {
+			out[k] = make([]byte, 0, size)
+		}
+	}, func(k int, b []byte) error {
+		out[k] = append(out[k], b...)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, bad, nil
+}
+
+// recreateStream runs recreate on streams, writing share k to dst[k].
+func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int) ([]int, error)) ([]int, []BadShare, error) {
+	for i, w := range dst {
+		if w == nil {
+			panic(fmt.Sprintf("shamir: share %d has a nil io.Writer", i))
+		}
+	}
+	return recreate(streamIns(shares, "RecreateSSMSTo"), choose, func([]int) {}, func(k int, b []byte) error {
+		if _, err := dst[k].Write(b); err != nil {
+			return fmt.Errorf("shamir: writing new share %d: %w", k, err)
+		}
+		return nil
+	})
+}
+
+// recreate makes the shares of the split of ins at the indexes choose
+// picks, given the indexes of the split's shares whose headers parsed. It
+// calls start with them once they are known, then write with the bytes of
+// new share k, in order: its header once the first chunk opened, then its
+// record of each chunk once that chunk opened.
+func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
+	c, err := newCombiner(ins, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer c.release()
+	var given []int
+	for _, g := range c.groups {
+		for _, s := range g {
+			given = append(given, s.hdr.index)
+		}
+	}
+	idx, err := choose(given)
+	if err != nil {
+		return nil, nil, err
+	}
+	start(idx)
+	var (
+		plain []byte   // each chunk's plaintext, cleared at once
+		t     int      // the split's threshold
+		h     *header  // a live share's: the split's parameters
+		seeds []uint32 // where the new shares' record CRCs start
+		rows  []int    // the new indexes >= t, whose fragments are computed
+		slot  []int    // for each new share, its place in rows, or −1
+		chk   *matrix  // computes the fragments of rows from the data fragments
+		frags [][]byte // the fragments of rows, for one chunk
+		fbuf  []byte   // holds frags
+		data  [][]byte // the data fragments of the chunk
+		rec   []byte   // one record
+		num   chunkNum
+	)
+	defer func() { clear(plain[:cap(plain)]) }()
+	for !c.done {
+		count := c.count
+		out, err := c.chunk(plain[:0])
+		clear(out[:cap(out)])
+		plain = out[:0]
+		if err != nil {
+			return nil, nil, err
+		}
+		n := len(out)
+		if h == nil {
+			h, t = c.h, c.h.threshold
+			seeds = make([]uint32, len(idx))
+			for k, hd := range newHeaders(c, idx) {
+				seeds[k] = recordSeed(hd)
+				if err := write(k, hd); err != nil {
+					return nil, nil, err
+				}
+			}
+			slot = make([]int, len(idx))
+			for k, i := range idx {
+				slot[k] = -1
+				if i >= t {
+					slot[k] = len(rows)
+					rows = append(rows, i)
+				}
+			}
+			if len(rows) > 0 {
+				chk = c.dec.code.checker(rows)
+			}
+			frags = make([][]byte, len(rows))
+			data = make([][]byte, t)
+		}
+		f := fragSize(n, t, h.overhead)
+		ct := c.dec.ct[:t*f]
+		for j := range data {
+			data[j] = ct[j*f : (j+1)*f]
+		}
+		if len(rows) > 0 {
+			if len(fbuf) < len(rows)*f {
+				fbuf = make([]byte, len(rows)*f)
+			}
+			for r := range frags {
+				frags[r] = fbuf[r*f : (r+1)*f]
+			}
+			chk.apply(data, frags, 0, f, false)
+		}
+		length := uint32(n)
+		if c.done {
+			length |= lastFlag
+		}
+		num.set(count, false)
+		rec = slices.Grow(rec[:0], recordOverhead+f)[:recordOverhead+f]
+		binary.BigEndian.PutUint32(rec, length)
+		for k, i := range idx {
+			if slot[k] < 0 {
+				copy(rec[4:4+f], data[i])
+			} else {
+				copy(rec[4:4+f], frags[slot[k]])
+			}
+			binary.BigEndian.PutUint32(rec[4+f:], recordCRC(seeds[k], &num, rec[:4+f]))
+			if err := write(k, rec); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return idx, c.badShares(), nil
+}
+
+// newHeaders returns the headers of the new shares at idx of c's split,
+// once its first chunk opened: the split's common fields, the index, and
+// the key share at keyX(index), interpolated from threshold key shares of
+// the live shares (which the first chunk checked against the key).
+func newHeaders(c *combiner, idx []int) [][]byte {
+	t := c.h.threshold
+	xs := make([]byte, 0, t)
+	ys := make([][]byte, 0, t)
+	for _, s := range c.live {
+		if len(xs) < t && (len(xs) == 0 || xs[len(xs)-1] != s.hdr.x) {
+			xs = append(xs, s.hdr.x)
+			ys = append(ys, s.hdr.keyShare[:])
+		}
+	}
+	keys := make([]byte, len(idx)*keySize)
+	defer clear(keys)
+	outs := make([][]byte, len(idx))
+	targets := make([]byte, len(idx))
+	for k, i := range idx {
+		outs[k] = keys[k*keySize : (k+1)*keySize]
+		targets[k] = keyX(i)
+	}
+	interpolate(outs, targets, xs, ys)
+	hdrs := make([][]byte, len(idx))
+	for k, i := range idx {
+		hdrs[k] = makeHeader(&c.h.ad, i, outs[k], &c.dec.tk)
+	}
+	return hdrs
+}
+
+// makeHeader returns the header of the share of the given index and key
+// share in the split whose common fields are ad, tagged under tk
+// (tagKey of the split's key).
+func makeHeader(ad *[adSize]byte, index int, keyShare []byte, tk *[32]byte) []byte {
+	h := make([]byte, headerSize)
+	copy(h, ad[:])
+	h[hdrIndex] = byte(index)
+	copy(h[hdrKeyShare:hdrTag], keyShare)
+	sealHeader(h, tk)
+	return h
+}
+
+// RefreshSSMSHeaders returns new headers for the shares of an SSMS split
+// whose headers are given, in the same order: each of headers holds at
+// least the first 82 bytes of a share (the rest, if any, is not read). A
+// share refreshed is its new header followed by its old records, unchanged:
+// the record checksums do not cover the key share. So a split of any size
+// is refreshed by rewriting 82 bytes per share.
+//
+// The new key shares are the old ones plus the values at their x
+// coordinates (index+1) of a uniformly random polynomial of degree below
+// the threshold with constant term 0, drawn for this call from the
+// generator SplitSSMS uses: any threshold new shares recover the secret, and
+// old and new key shares do not mix (a mixture interpolates a wrong key,
+// and no chunk opens). The key is computed, to check each header's tag and
+// to tag the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
+// [Refresh], this protects against shares that leak one at a time, only as
+// well as the old shares are destroyed; and the ciphertext is unchanged, so
+// whoever recovered the key before the refresh can still decrypt the
+// records. Against that, [ReshareSSMS] draws a new key.
+//
+// Give every share of the split, each once: a share not given is not
+// refreshed, and no longer combines with the new ones (refreshing the others
+// retires a lost share). Nothing can check that all were given: the header
+// does not say how many shares a split has.
+//
+// Consistency first. RefreshSSMSHeaders refuses, with a [*CombineError] whose
+// Bad names them and nothing refreshed, headers that are damaged or not
+// SSMS, the same index twice, and shares of one split whose parameters
+// differ (Err wrapping a refusal of bad shares); shares of more than one
+// split ([ErrMixedSplits]); fewer shares than the threshold
+// ([ErrNotEnoughShares]). Given more than threshold shares, it checks the key
+// shares against each other as [Verify] checks plain parts, and refuses key
+// shares that disagree ([ErrInconsistentShares], with the bad ones named when
+// they can be located): with m shares and threshold t, any change to at most
+// m−t key shares is detected. Then every header's tag is checked under the
+// key the key shares give: a key share (or index) altered by anyone without
+// the key fails its tag, or makes the key wrong and every tag fail, even
+// with exactly threshold shares. What it cannot check: the records, which are
+// not read. [RefreshSSMS] also opens the first chunk.
+func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
+	ins := make([]*shareIn, len(headers))
+	for i, s := range headers {
+		ins[i] = &shareIn{pos: i}
+		ins[i].hdr, ins[i].why = parseHeader(s)
+	}
+	r := newRandom()
+	defer r.release()
+	return refreshHeaders(ins, r)
+}
+
+// RefreshSSMS is [RefreshSSMSHeaders] for whole shares, read from shares,
+// that checks the key shares against the key first: it reads every share's
+// header and its record of the first chunk, and opens that chunk as
+// [CombineSSMS] does, which interpolates the key and checks every key share
+// against it. Every share must be good: one found bad in the header or the
+// first chunk is refused, named in a [*CombineError], and nothing is
+// refreshed. It returns the new headers, in the order of shares; the rest of
+// each share is unchanged, and only its first chunk was read (the other
+// records are not checked). The first chunk's plaintext is computed in
+// scratch memory and cleared.
+func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
+	ins := streamIns(shares, "RefreshSSMS")
+	c, err := newCombiner(ins, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.chunk(nil)
+	clear(out[:cap(out)])
+	c.release()
+	if err != nil {
+		return nil, err
+	}
+	c.markCopies()
+	if bad := c.badShares(); len(bad) > 0 {
+		return nil, &CombineError{Err: errRefreshBad, Bad: bad, Good: c.good(), Needed: c.h.threshold}
+	}
+	r := newRandom()
+	defer r.release()
+	return refreshHeaders(ins, r)
+}
+
+// refreshHeaders is RefreshSSMSHeaders on the parsed headers of ins, with
+// randomness from rng.
+func refreshHeaders(ins []*shareIn, rng io.Reader) ([][]byte, error) {
+	var ids []SplitID
+	byID := make(map[SplitID][]*shareIn)
+	for _, s := range ins {
+		if s.hdr != nil {
+			if byID[s.hdr.id] == nil {
+				ids = append(ids, s.hdr.id)
+			}
+			byID[s.hdr.id] = append(byID[s.hdr.id], s)
+		}
+	}
+	if len(ids) > 1 {
+		e := &CombineError{Err: ErrMixedSplits}
+		for _, id := range ids {
+			sp := SplitShares{ID: id, Threshold: byID[id][0].hdr.threshold}
+			for _, s := range byID[id] {
+				sp.Positions = append(sp.Positions, s.pos)
+			}
+			e.Splits = append(e.Splits, sp)
+		}
+		e.Bad = (&combiner{all: ins}).badShares()
+		return nil, e
+	}
+	if len(ids) == 0 {
+		return nil, &CombineError{Err: ErrNotEnoughShares, Bad: (&combiner{all: ins}).badShares()}
+	}
+	// The parameters of the largest group are the split's; an index given
+	// twice is a duplicate.
+	groups := groupByParams(byID[ids[0]])
+	var seen [maxIndex + 1]bool
+	for gi, g := range groups {
+		for _, s := range g {
+			switch {
+			case gi > 0:
+				s.why = Inconsistent
+			case seen[s.hdr.index]:
+				s.why = Duplicate
+			}
+			seen[s.hdr.index] = true
+		}
+	}
+	t := groups[0][0].hdr.threshold
+	good := 0
+	for _, s := range ins {
+		if s.why == 0 {
+			good++
+		}
+	}
+	fail := func(err error) error {
+		return &CombineError{Err: err, Bad: (&combiner{all: ins}).badShares(), Good: good, Needed: t}
+	}
+	if good < len(ins) {
+		return nil, fail(errRefreshBad)
+	}
+	if good < t {
+		return nil, fail(ErrNotEnoughShares)
+	}
+	xs := make([]byte, len(ins))
+	ys := make([][]byte, len(ins))
+	for i, s := range ins {
+		xs[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
+	}
+	bad, ok := findBad(xs, ys, t)
+	if !ok || len(bad) > 0 {
+		for _, i := range bad {
+			ins[i].why = Inconsistent
+		}
+		good -= len(bad)
+		return nil, fail(ErrInconsistentShares)
+	}
+	// The key, from the first threshold key shares, and the key of the
+	// tags: each header's tag must hold under it. A forged key share
+	// makes the key wrong, and then no tag holds; a forger without the key
+	// cannot make one.
+	var key [keySize]byte
+	defer clear(key[:])
+	interpolate([][]byte{key[:]}, []byte{0}, xs[:t], ys[:t])
+	tk := tagKey(&key)
+	defer clear(tk[:])
+	for _, s := range ins {
+		if !tagHolds(s.hdr, &tk) {
+			s.why = Inconsistent
+			good--
+		}
+	}
+	if good < len(ins) {
+		if good == 0 {
+			// No tag holds: the key is wrong, and which key shares made
+			// it so cannot be told.
+			for _, s := range ins {
+				s.why = 0
+			}
+			good = len(ins)
+		}
+		return nil, fail(ErrInconsistentShares)
+	}
+	keys, err := refresh(xs, ys, t, rng)
+	if err != nil {
+		return nil, err
+	}
+	hdrs := make([][]byte, len(ins))
+	for i, s := range ins {
+		hdrs[i] = makeHeader(&s.hdr.ad, s.hdr.index, keys[i][:keySize], &tk)
+		clear(keys[i])
+	}
+	return hdrs, nil
+}
+
+// ReshareSSMS returns the shares of a new SSMS split, of parts shares any
+// threshold of which recover it, of the secret that shares recover with
+// [CombineSSMS]. The new split is made as [SplitSSMS] makes one: a new key,
+// a new split ID, the secret encrypted again and dispersed for the new
+// threshold. Its shares do not combine with the old ones.
+//
+// Why a new key even for the same threshold: the old key decrypts the old
+// records, and whoever combined the old shares once has it; a new split
+// worth the name must not be readable with it, so the secret is decrypted
+// and encrypted again. (A new threshold needs a new dispersal anyway.) To
+// keep the records and change only the key shares, [RefreshSSMSHeaders]; to
+// add shares, [ExtendSSMS].
+//
+// The secret is computed: ReshareSSMS recovers it whole, in a buffer of its
+// own that it clears once the new shares are made ([ReshareSSMSTo] holds one
+// chunk at a time). Go cannot promise that no copy is left elsewhere; see
+// docs/SECURITY.md. The results are CombineSSMS's: bad lists the old shares
+// found bad, and err is a [*CombineError] when the secret is not
+// recovered, or the error of SplitSSMS for parts and threshold outside
+// 2 <= threshold <= parts <= 255.
+func ReshareSSMS(shares [][]byte, parts, threshold int) (newShares [][]byte, bad []BadShare, err error) {
+	if err := checkScheme(parts, threshold); err != nil {
+		return nil, nil, fmt.Errorf("%w, for the new split", err)
+	}
+	secret, bad, err := CombineSSMS(shares)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer clear(secret)
+	newShares, err = SplitSSMS(secret, parts, threshold)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newShares, bad, nil
+}
+
+// ReshareSSMSTo is [ReshareSSMS] for shares of any size: it reads the old
+// shares as [NewCombineReader] does and writes the len(dst) new shares, any
+// threshold of which recover the secret, as [NewSplitWriter] does, one chunk
+// at a time: the secret is in memory a chunk at a time, in buffers cleared
+// after use. If err is nil, the new shares were written whole; otherwise what
+// was written to dst is incomplete and must be discarded. The writers are
+// not closed.
+func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []BadShare, err error) {
+	if err := checkScheme(len(dst), threshold); err != nil {
+		return nil, fmt.Errorf("%w, for the new split", err)
+	}
+	cr, err := NewCombineReader(shares)
+	if err != nil {
+		return nil, err
+	}
+	r := newRandom()
+	w, err := newSplitWriter(dst, threshold, defaultChunkSize, defaultAEAD(), r)
+	r.release()
+	if err != nil {
+		cr.c.release()
+		return nil, err
+	}
+	// On failure, the writer must not write its last chunk: the shares
+	// would be those of a split of the part of the secret read so far.
+	abort := func(err error) error {
+		if w.err == nil {
+			w.err = err
+		}
+		w.Close()
+		return err
+	}
+	buf := make([]byte, defaultChunkSize)
+	defer clear(buf)
+	for {
+		n, rerr := cr.Read(buf)
+		if n > 0 {
+			if _, err := w.Write(buf[:n]); err != nil {
+				return nil, abort(err)
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, abort(rerr)
+		}
+	}
+	clear(cr.out[:cap(cr.out)]) // the last chunk
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return cr.BadShares(), nil
+}

@@ -93,28 +93,16 @@ func BenchmarkSSMSStream(b *testing.B) {
 // over) through the writer into pipes and combines them through the reader,
 // all in O(chunk) memory.
 func streamOnce(b testing.TB, size, parts, threshold int) {
-	rs := make([]io.Reader, parts)
-	ws := make([]io.Writer, parts)
-	pws := make([]*io.PipeWriter, parts)
-	for i := range rs {
-		pr, pw := io.Pipe()
-		rs[i], ws[i], pws[i] = pr, pw, pw
-	}
-	go func() {
-		w, err := NewSplitWriter(ws, threshold)
-		if err != nil {
-			panic(err)
-		}
+	rs, _ := splitToPipes(parts, threshold, func(w io.Writer) error {
 		buf := make([]byte, 32<<10)
 		benchFill(buf, 5)
 		for n := 0; n < size; n += len(buf) {
-			w.Write(buf)
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
 		}
-		w.Close()
-		for _, pw := range pws {
-			pw.Close()
-		}
-	}()
+		return nil
+	})
 	r, err := NewCombineReader(rs)
 	if err != nil {
 		b.Fatal(err)

@@ -249,27 +249,7 @@ func TestSSMSPermutedPipes(t *testing.T) {
 	secret := testSecret(3*defaultChunkSize+5, 64)
 	for _, perm := range [][]int{{3, 2, 1, 0}, {1, 3, 0, 2}, {2, 0}} {
 		const parts = 4
-		rs := make([]io.Reader, parts)
-		ws := make([]io.Writer, parts)
-		pws := make([]*io.PipeWriter, parts)
-		for i := range rs {
-			pr, pw := io.Pipe()
-			rs[i], ws[i], pws[i] = pr, pw, pw
-		}
-		done := make(chan error, 1)
-		go func() {
-			w, err := NewSplitWriter(ws, 2)
-			if err == nil {
-				_, err = w.Write(secret)
-			}
-			if err == nil {
-				err = w.Close()
-			}
-			for _, pw := range pws {
-				pw.Close()
-			}
-			done <- err
-		}()
+		rs, done := splitToPipes(parts, 2, func(w io.Writer) error { _, err := w.Write(secret); return err })
 		given := make([]io.Reader, len(perm))
 		for i, p := range perm {
 			given[i] = rs[p]

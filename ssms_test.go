@@ -283,9 +283,10 @@ func TestSSMSStreamCompatible(t *testing.T) {
 }
 
 // TestSSMSPipes connects the writer to the reader through pipes.
-func TestSSMSPipes(t *testing.T) {
-	secret := testSecret(5*defaultChunkSize+3, 5)
-	const parts = 4
+// splitToPipes runs a split writer of threshold into parts pipes, fed with
+// write, on a goroutine of its own; it returns the pipes' read ends and a
+// channel that gets the writer's error once every pipe is closed.
+func splitToPipes(parts, threshold int, write func(io.Writer) error) ([]io.Reader, <-chan error) {
 	rs := make([]io.Reader, parts)
 	ws := make([]io.Writer, parts)
 	pws := make([]*io.PipeWriter, parts)
@@ -293,20 +294,26 @@ func TestSSMSPipes(t *testing.T) {
 		pr, pw := io.Pipe()
 		rs[i], ws[i], pws[i] = pr, pw, pw
 	}
-	done := make(chan error)
+	done := make(chan error, 1)
 	go func() {
-		w, err := NewSplitWriter(ws, 3)
+		w, err := NewSplitWriter(ws, threshold)
 		if err == nil {
-			_, err = w.Write(secret)
+			err = write(w)
 		}
 		if err == nil {
 			err = w.Close()
 		}
 		for _, pw := range pws {
-			pw.Close()
+			pw.CloseWithError(err)
 		}
 		done <- err
 	}()
+	return rs, done
+}
+
+func TestSSMSPipes(t *testing.T) {
+	secret := testSecret(5*defaultChunkSize+3, 5)
+	rs, done := splitToPipes(4, 3, func(w io.Writer) error { _, err := w.Write(secret); return err })
 	r, err := NewCombineReader(rs)
 	if err != nil {
 		t.Fatal(err)

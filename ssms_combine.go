@@ -38,15 +38,15 @@ type shareIn struct {
 	off int           // CombineSSMS: where the next record starts in mem
 	r   *bufio.Reader // NewCombineReader: the stream
 	buf []byte        // NewCombineReader: the current record
+	num chunkNum      // the number of the record being read
 }
 
 // next reads and checks the share's record for chunk count, or says why
 // it cannot.
 func (s *shareIn) next(count uint64) (record, Reason) {
-	var num chunkNum
-	num.set(count, false)
+	s.num.set(count, false)
 	if s.r == nil {
-		rec, why := recordAt(s.hdr, &num, s.mem[min(s.off, len(s.mem)):])
+		rec, why := recordAt(s.hdr, &s.num, s.mem[min(s.off, len(s.mem)):])
 		if why == 0 {
 			s.off += recordSize(s.hdr, rec.n)
 		}
@@ -63,7 +63,7 @@ func (s *shareIn) next(count uint64) (record, Reason) {
 	if s.buf, err = readGrow(s.r, s.buf, recordSize(s.hdr, n)); err != nil {
 		return record{}, s.readErr(err)
 	}
-	return parseRecord(s.hdr, &num, s.buf)
+	return parseRecord(s.hdr, &s.num, s.buf)
 }
 
 // recordAt parses the record of the share with header h for the chunk num
@@ -288,8 +288,15 @@ func (c *combiner) good() int {
 func (c *combiner) read() *chunkIn {
 	ci := &c.ci
 	ci.reset(c.count, c.live)
+	if len(ci.shares) > 0 && ci.shares[0].r == nil {
+		for k, s := range ci.shares {
+			ci.recs[k], ci.why[k] = s.next(c.count)
+		}
+		return ci
+	}
+	count := c.count
 	eachShare(ci.shares, func(k int, s *shareIn) {
-		ci.recs[k], ci.why[k] = s.next(c.count)
+		ci.recs[k], ci.why[k] = s.next(count)
 	})
 	return ci
 }

@@ -99,6 +99,11 @@ type decoder struct {
 	tk   [32]byte      // tagKey(key)
 	aead cipher.AEAD   // nil until then
 
+	// A key tried for the first chunk, and its tag key: fields, so that
+	// they cost no allocation per try (the engine and HMAC take slices).
+	candKey [keySize]byte
+	candTK  [32]byte
+
 	// Scratch, reused from chunk to chunk.
 	num      chunkNum
 	ct       []byte // the sealed chunk, padded to threshold fragments
@@ -114,6 +119,9 @@ type decoder struct {
 	check    []byte
 	members  []int
 	reps     []int
+	lengths  []recordLen
+	parity   []int
+	rows     []int
 	inSub    []bool
 }
 
@@ -141,6 +149,8 @@ func (d *decoder) withKey() *decoder {
 func (d *decoder) release() {
 	clear(d.key[:])
 	clear(d.tk[:])
+	clear(d.candKey[:])
+	clear(d.candTK[:])
 	d.aead = nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
@@ -181,24 +191,22 @@ func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last, ok bool) {
 	t := d.t
 	// The shares agree on a record length, unless some were forged: try
 	// each length given, the most common first.
-	type length struct {
-		n     int
-		last  bool
-		count int
-	}
-	var lengths []length
+	lengths := d.lengths[:0]
+	defer func() { d.lengths = lengths[:0] }()
 	for k, r := range ci.recs {
 		if ci.why[k] != 0 {
 			continue
 		}
-		i := slices.IndexFunc(lengths, func(l length) bool { return l.n == r.n && l.last == r.last })
+		i := slices.IndexFunc(lengths, func(l recordLen) bool { return l.n == r.n && l.last == r.last })
 		if i < 0 {
-			lengths = append(lengths, length{n: r.n, last: r.last})
+			lengths = append(lengths, recordLen{n: r.n, last: r.last})
 			i = len(lengths) - 1
 		}
 		lengths[i].count++
 	}
-	slices.SortStableFunc(lengths, func(a, b length) int { return b.count - a.count })
+	if len(lengths) > 1 {
+		slices.SortStableFunc(lengths, func(a, b recordLen) int { return b.count - a.count })
+	}
 	for _, l := range lengths {
 		if l.count < t {
 			continue
@@ -237,14 +245,20 @@ func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last, ok bool) {
 	return dst, false, false
 }
 
+// A recordLen is a record length some shares' records have, and how many.
+type recordLen struct {
+	n     int
+	last  bool
+	count int
+}
+
 // try decodes the chunk from the records of the shares sub (threshold of
 // them, distinct indexes) and opens it, appending the plaintext to dst.
 // Before the first chunk has opened, the key is recovered from sub's key
 // shares too.
 func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]byte, bool) {
 	aead := d.aead
-	var key [keySize]byte
-	var tk [32]byte
+	key, tk := &d.candKey, &d.candTK
 	defer clear(key[:])
 	defer clear(tk[:])
 	if aead == nil {
@@ -257,9 +271,9 @@ func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]b
 		// A key share that is not the dealer's fails its tag under the
 		// dealer's key, and under a wrong key every tag fails: the key
 		// is only tried if sub's tags hold.
-		tk = tagKey(&key)
+		*tk = tagKey(key)
 		for _, k := range sub {
-			if !tagHolds(ci.shares[k].hdr, &tk) {
+			if !tagHolds(ci.shares[k].hdr, tk) {
 				return dst, false
 			}
 		}
@@ -275,7 +289,7 @@ func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]b
 		return dst, false
 	}
 	if d.aead == nil {
-		d.aead, d.key, d.tk = aead, key, tk
+		d.aead, d.key, d.tk = aead, *key, *tk
 	}
 	return out, true
 }
@@ -427,7 +441,8 @@ func (d *decoder) checkOthers(ci *chunkIn, sub []int, n int, last bool) {
 	for _, k := range sub {
 		d.inSub[k] = true
 	}
-	var parity, rows []int
+	parity, rows := d.parity[:0], d.rows[:0]
+	defer func() { d.parity, d.rows = parity[:0], rows[:0] }()
 	for k, r := range ci.recs {
 		if ci.why[k] != 0 || d.inSub[k] {
 			continue

@@ -162,6 +162,8 @@ type combiner struct {
 	count uint64     // the number of the next chunk
 	done  bool
 
+	inParallel int // the chunks rest took from its parallel pass, for tests
+
 	ci chunkIn // scratch
 }
 
@@ -448,7 +450,7 @@ func (c *combiner) fail(why error) error {
 // open, the chunks are recovered one by one, as a sequential run would.
 func (c *combiner) rest(secret []byte) ([]byte, error) {
 	if chunks, size := c.held(); chunks >= 2 && runtime.GOMAXPROCS(0) > 1 && checkApproved(c.h.aead) == nil {
-		secret = c.parallel(secret, chunks, size)
+		secret, c.inParallel = c.parallel(secret, chunks, size)
 	}
 	var err error
 	for !c.done && err == nil {
@@ -492,7 +494,7 @@ type chunkResult struct {
 
 // parallel decodes up to chunks chunks from c.count on, each into its place
 // in secret, and takes those it can as a sequential run would (see rest).
-func (c *combiner) parallel(secret []byte, chunks, bound int) []byte {
+func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
 	h, size := c.h, c.h.chunkSize
 	full := recordSize(h, size)
 	base := len(secret)
@@ -516,7 +518,7 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) []byte {
 				num.set(from+uint64(j), false)
 				for k, s := range live {
 					off := s.off + j*full
-					ci.recs[k], ci.why[k] = recordAt(h, &num, s.mem[min(off, len(s.mem)):])
+					ci.recs[k], ci.why[k] = recordAt(s.hdr, &num, s.mem[min(off, len(s.mem)):])
 				}
 				at := base + j*size
 				dst := space[at:at:min(at+size, len(space))]
@@ -540,10 +542,12 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) []byte {
 	for _, d := range decs {
 		d.release()
 	}
+	taken := 0
 	for j, r := range results {
 		if !r.ok {
 			break
 		}
+		taken++
 		secret = secret[:base+j*size+r.n]
 		for _, s := range live {
 			s.off += full
@@ -564,7 +568,7 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) []byte {
 	}
 	// Plaintext of chunks decoded but not taken is not the secret's yet.
 	clear(secret[len(secret):cap(secret)])
-	return secret
+	return secret, taken
 }
 
 // chunkCount returns the chunk number num holds.

@@ -348,6 +348,35 @@ func TestSSMSParallelCombine(t *testing.T) {
 	}
 }
 
+// TestSSMSParallelTaken checks that the parallel pass of CombineSSMS does
+// the work when no share is bad: every chunk after the first is taken from
+// it (a parallel pass whose chunks were all redone one by one would give the
+// same result, only slower).
+func TestSSMSParallelTaken(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	secret := testSecret(20*1024+5, 66)
+	shares := mustSplitSSMS(t, secret, 5, 3, 1024, defaultAEAD(), 66)
+	for _, given := range [][][]byte{shares[:3], shares[2:], shares} {
+		ins := make([]*shareIn, len(given))
+		for i, s := range given {
+			ins[i] = &shareIn{pos: i, mem: s[headerSize:]}
+			ins[i].hdr, _ = parseHeader(s)
+		}
+		c, err := newCombiner(ins, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.chunk(nil)
+		if err == nil {
+			got, err = c.rest(got)
+		}
+		c.release()
+		if err != nil || !bytes.Equal(got, secret) || c.inParallel != 20 {
+			t.Fatalf("%d shares: %v, right %v, %d chunks of 20 taken in parallel", len(given), err, bytes.Equal(got, secret), c.inParallel)
+		}
+	}
+}
+
 // withProcs runs f with GOMAXPROCS set to procs.
 func withProcs[R1, R2, R3 any](procs int, f func() (R1, R2, R3)) (R1, R2, R3) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))

@@ -287,19 +287,17 @@ func (c *combiner) good() int {
 }
 
 // read reads the live shares' records of the chunk c.count into c.ci.
+// The records are read in the order of the shares' indexes, whatever the
+// order of the arguments: the order in which NewSplitWriter writes them, so
+// that a reader connected to it with pipes, given in any order, never waits
+// for a record the writer cannot write yet. (The headers, whose indexes are
+// not known before they are read, are read concurrently.)
 func (c *combiner) read() *chunkIn {
 	ci := &c.ci
 	ci.reset(c.count, c.live)
-	if len(ci.shares) > 0 && ci.shares[0].r == nil {
-		for k, s := range ci.shares {
-			ci.recs[k], ci.why[k] = s.next(c.count)
-		}
-		return ci
+	for k, s := range ci.shares {
+		ci.recs[k], ci.why[k] = s.next(c.count)
 	}
-	count := c.count
-	eachShare(ci.shares, func(k int, s *shareIn) {
-		ci.recs[k], ci.why[k] = s.next(count)
-	})
 	return ci
 }
 

@@ -13,8 +13,8 @@ import (
 // The writer holds one 64 KiB chunk of the secret and one chunk's worth of
 // output per share, whatever the length of the secret. It writes the headers
 // of all shares, then one record per chunk to each share in turn, so a reader
-// that reads the shares concurrently ([NewCombineReader] does) can be
-// connected to it with pipes.
+// that reads them in that order ([NewCombineReader] does, whatever the order
+// of its arguments) can be connected to it with pipes.
 //
 // Close must be called to write the last chunk; it does not close the
 // underlying writers. After an error from an underlying writer, every call
@@ -166,9 +166,10 @@ func (w *splitWriter) write(i int, b []byte) error {
 // read in full; it is a [*CombineError] when the shares are at fault.
 //
 // A share whose reader fails is set aside as [Unreadable], like a damaged
-// one: the secret is recovered from the others if they suffice. The shares
-// are read concurrently, so streams that fill in any order (pipes from one
-// [NewSplitWriter]) do not wait for one another.
+// one: the secret is recovered from the others if they suffice. The headers
+// are read concurrently and then the records in the order of the shares'
+// indexes, the order [NewSplitWriter] writes them in: pipes from one split
+// writer may be given in any order.
 //
 // As with [CombineSSMS], shares of more than one split are refused with
 // [ErrMixedSplits]; [NewCombineReaderSplit] reads the split it is told.

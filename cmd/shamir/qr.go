@@ -141,7 +141,34 @@ func readQR(data []byte) (string, error) {
 	if text, err := findQR(cleaner); err == nil {
 		return text, nil
 	}
-	return findQR(blackWhite(cleaner))
+	bw := blackWhite(cleaner)
+	if text, err := findQR(bw); err == nil {
+		return text, nil
+	}
+	// ZXing's detector should not care which way up a code is, but now
+	// and then it misjudges a finder pattern that it reads right in
+	// another orientation: turn the picture a quarter at a time.
+	for _, g := range []*image.Gray{clean, bw} {
+		for range 3 {
+			g = quarterTurn(g)
+			if text, err := findQR(g); err == nil {
+				return text, nil
+			}
+		}
+	}
+	return "", errNoQR
+}
+
+// quarterTurn returns g turned a quarter turn clockwise.
+func quarterTurn(g *image.Gray) *image.Gray {
+	b := g.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dy(), b.Dx()))
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			out.SetGray(b.Max.Y-1-y, x-b.Min.X, g.GrayAt(x, y))
+		}
+	}
+	return out
 }
 
 // blackWhite returns g with each pixel black or white, split at the

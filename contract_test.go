@@ -52,7 +52,7 @@ func TestContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := info.SplitID
-	got, bad, err = CombineSSMSSplit(given, id)
+	got, bad, err = CombineSSMSSplit(given, SplitName{ID: id})
 	if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
 		t.Errorf("CombineSSMSSplit = %d bytes, %v, %v; want the secret, %v, nil", len(got), bad, err, want)
 	}
@@ -75,7 +75,7 @@ func TestContract(t *testing.T) {
 		for i, s := range given {
 			rs[i] = bytes.NewReader(s)
 		}
-		r, err := NewCombineReaderSplit(rs, id)
+		r, err := NewCombineReaderSplit(rs, SplitName{ID: id})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestContract(t *testing.T) {
 	}
 
 	// Too few good shares: no secret, and the error says why.
-	got, bad, err = CombineSSMSSplit(given[:4], id)
+	got, bad, err = CombineSSMSSplit(given[:4], SplitName{ID: id})
 	var ce *CombineError
 	if got != nil || bad != nil || !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) ||
 		ce.Good != 1 || ce.Needed != 3 || !slices.Equal(ce.Bad, want) {
@@ -96,7 +96,7 @@ func TestContract(t *testing.T) {
 	for i, s := range given[:4] {
 		rs[i] = bytes.NewReader(s)
 	}
-	if r, err := NewCombineReaderSplit(rs, id); err == nil {
+	if r, err := NewCombineReaderSplit(rs, SplitName{ID: id}); err == nil {
 		if _, err := io.ReadAll(r); !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) {
 			t.Errorf("io.ReadAll(NewCombineReader) of 1 good share: %v", err)
 		}

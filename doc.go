@@ -59,7 +59,7 @@
 //
 // SSMS splits have the same four, by share index instead of x coordinate:
 // [RecreateSSMS], [ExtendSSMS], [RefreshSSMSHeaders] (which rewrites the
-// 82-byte headers only, whatever the size of the shares; [RefreshSSMS]
+// 86-byte headers only, whatever the size of the shares; [RefreshSSMS]
 // checks them against the key first) and [ReshareSSMS], which draws a new
 // key; the forms ending in To stream. Recreating authenticates every chunk
 // as [CombineSSMS] does, so it computes the key and, a chunk at a time in

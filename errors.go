@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -80,18 +81,29 @@ const (
 	Unsupported
 	// Unreadable: the share's reader returned an error (see [BadShare.Err]).
 	Unreadable
+	// Forged: the share claims the split's ID, but its header does not
+	// authenticate under the split's key, which the ID commits to: it was
+	// made, or altered, by someone who does not hold the key (an outsider,
+	// or fewer than threshold holders), for example as a share of a split
+	// of their own under the genuine ID.
+	Forged
+	// OtherGeneration: the share is of the split named by the caller, but
+	// of another generation (each refresh makes a new one).
+	OtherGeneration
 )
 
 var reasonText = [...]string{
-	Inconsistent: "disagrees with the other shares",
-	Damaged:      "damaged",
-	Truncated:    "truncated",
-	Extended:     "has data past its end",
-	Duplicate:    "duplicate",
-	OtherSplit:   "of another split",
-	NotSSMS:      "not an SSMS share",
-	Unsupported:  "unsupported version or AEAD",
-	Unreadable:   "unreadable",
+	Inconsistent:    "disagrees with the other shares",
+	Damaged:         "damaged",
+	Truncated:       "truncated",
+	Extended:        "has data past its end",
+	Duplicate:       "duplicate",
+	OtherSplit:      "of another split",
+	NotSSMS:         "not an SSMS share",
+	Unsupported:     "unsupported version or AEAD",
+	Unreadable:      "unreadable",
+	Forged:          "not made with the split's key (forged)",
+	OtherGeneration: "of another generation of the split",
 }
 
 func (r Reason) String() string {
@@ -120,16 +132,29 @@ type CombineError struct {
 	// its threshold, or 0 when no share's header could be read. Copies of
 	// one share count once.
 	Good, Needed int
-	// Splits describes each split whose shares were given, when Err is
-	// [ErrMixedSplits], in the order of their first share; it is nil
-	// otherwise.
+	// Splits describes each split, or generation of a split, whose shares
+	// were given, when Err is [ErrMixedSplits], in the order of their first
+	// share; it is nil otherwise.
 	Splits []SplitShares
+	// Sets, when Err is [ErrInconsistentShares] because the shares form
+	// more than one consistent set, lists the positions of the shares of
+	// two of them: each set, at least threshold shares, recovers a
+	// different secret or key, and the shares cannot tell which is the
+	// dealer's (shares beyond the error-correction bound, made by holders
+	// who know the key). It is nil otherwise.
+	Sets [][]int
 }
 
 // A SplitShares describes the shares of one split among those given to a
 // combining function, when they hold shares of more than one split.
 type SplitShares struct {
 	ID SplitID
+	// Generation is the generation of the split the shares are of: 0 when
+	// it was made, one more at each refresh.
+	Generation uint32
+	// Newest is set on the newest generation of the split among those
+	// whose key was recovered and checked against the split ID.
+	Newest bool
 	// Threshold is the split's, as its shares' headers say.
 	Threshold int
 	// Positions are those of the split's shares whose headers could be
@@ -142,9 +167,39 @@ type SplitShares struct {
 	Good int
 }
 
-// A SplitID names an SSMS split: 16 random bytes, the same in the header of
-// every share of the split ([SSMSInfo]).
+// A SplitID names an SSMS split: the same 16 bytes in the header of every
+// share of the split ([SSMSInfo]), a commitment to the split's key
+// (docs/FORMAT.md): only holders of the key can make shares that combine
+// under it.
 type SplitID [16]byte
+
+// A SplitName names one generation of one split: [RefreshSSMS] makes a new
+// generation, whose shares do not combine with those of the others.
+type SplitName struct {
+	ID         SplitID
+	Generation uint32
+}
+
+// String returns the name as the split ID, a slash and the generation in
+// decimal, the form [ParseSplitName] reads.
+func (n SplitName) String() string { return fmt.Sprintf("%v/%d", n.ID, n.Generation) }
+
+// ParseSplitName parses a name in the form [SplitName.String] writes.
+func ParseSplitName(s string) (SplitName, error) {
+	id, gen, ok := strings.Cut(s, "/")
+	if !ok {
+		return SplitName{}, fmt.Errorf("shamir: split name %q: not a split ID, a slash and a generation", s)
+	}
+	n, err := strconv.ParseUint(gen, 10, 32)
+	if err != nil || gen != strconv.FormatUint(n, 10) {
+		return SplitName{}, fmt.Errorf("shamir: split name %q: generation %q is not a number below 2^32", s, gen)
+	}
+	sid, err := ParseSplitID(id)
+	if err != nil {
+		return SplitName{}, err
+	}
+	return SplitName{sid, uint32(n)}, nil
+}
 
 // String returns the ID as 32 lowercase hexadecimal digits, the form
 // [ParseSplitID] reads.
@@ -175,8 +230,20 @@ func (e *CombineError) Error() string {
 		} else {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "split %v (threshold %d): %d good of %s %s", sp.ID, sp.Threshold,
-			sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
+		newest := ""
+		if sp.Newest {
+			newest = ", newest"
+		}
+		fmt.Fprintf(&b, "split %v (threshold %d%s): %d good of %s %s", SplitName{sp.ID, sp.Generation}, sp.Threshold,
+			newest, sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
+	}
+	for i, set := range e.Sets {
+		if i == 0 {
+			b.WriteString(": the shares form more than one consistent set: ")
+		} else {
+			b.WriteString(" and ")
+		}
+		b.WriteString(positionList(set))
 	}
 	switch {
 	case e.Needed == 0 || e.Splits != nil:

@@ -37,7 +37,7 @@ func ExampleRecreateSSMS() {
 	// correct horse battery staple
 }
 
-// Refreshing rewrites the 82-byte headers only, whatever the size of the
+// Refreshing rewrites the 86-byte headers only, whatever the size of the
 // shares: each refreshed share is its new header followed by its old
 // records.
 func ExampleRefreshSSMSHeaders() {
@@ -48,22 +48,26 @@ func ExampleRefreshSSMSHeaders() {
 	kept := bytes.Clone(shares[1]) // a copy someone failed to destroy
 	headers := make([][]byte, len(shares))
 	for i, s := range shares {
-		headers[i] = s[:82]
+		headers[i] = s[:86]
 	}
 	fresh, err := shamir.RefreshSSMSHeaders(headers)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for i, s := range shares {
-		copy(s, fresh[i]) // in place: only the first 82 bytes change
+		copy(s, fresh[i]) // in place: only the first 86 bytes change
 	}
-	// Any two refreshed shares combine; an old share, kept, no longer
-	// combines with new ones.
+	// Any two refreshed shares combine. They are of the split's next
+	// generation, and an old share, kept, is of the one before: the two
+	// are refused as two splits, and never combine.
 	_, _, err = shamir.CombineSSMS([][]byte{shares[0], shares[2]})
 	fmt.Println(err)
 	_, _, err = shamir.CombineSSMS([][]byte{shares[0], kept})
-	fmt.Println(errors.Is(err, shamir.ErrInconsistentShares))
+	fmt.Println(errors.Is(err, shamir.ErrMixedSplits))
+	info, _ := shamir.InspectSSMS(shares[0])
+	fmt.Println(info.Generation)
 	// Output:
 	// <nil>
 	// true
+	// 1
 }

@@ -42,24 +42,28 @@ var (
 // The share format. See docs/FORMAT.md.
 const (
 	ssmsMagic   = "GFSSMS"
-	ssmsVersion = 2
+	ssmsVersion = 3
 
 	// Header fields, by offset.
-	hdrVersion   = 6
-	hdrAEAD      = 7
-	hdrThreshold = 8
-	hdrChunkSize = 9
-	hdrSplitID   = 13
-	hdrIndex     = 29 // the first field that differs between shares
-	hdrKeyShare  = 30
-	hdrTag       = 62
-	hdrCRC       = 78
-	headerSize   = 82
+	hdrVersion    = 6
+	hdrAEAD       = 7
+	hdrThreshold  = 8
+	hdrChunkSize  = 9
+	hdrSplitID    = 13
+	hdrIndex      = 29 // the first field that differs between shares
+	hdrGeneration = 30 // the first field a refresh changes
+	hdrKeyShare   = 34
+	hdrTag        = 66
+	hdrCRC        = 82
+	headerSize    = 86
 
 	adSize      = hdrIndex // the fields every share of a split has in common
 	splitIDSize = 16
 	keySize     = 32
 	tagSize     = 16
+
+	// maxGeneration is the last generation a refresh can make.
+	maxGeneration = 1<<32 - 1
 
 	// maxIndex is the largest share index: the key share of index i is at
 	// x = i+1, and x is a non-zero byte.
@@ -218,7 +222,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with [CombineSSMS]; fewer reveal nothing about it but its length.
 // Unlike [Split], each share is only about len(secret)/threshold bytes: a
-// 82-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
+// 86-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
 // 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
 // secret may be empty.
 //
@@ -325,14 +329,10 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		seeds:     make([]uint32, parts),
 		code:      newRSCode(parts, threshold),
 	}
-	var id [splitIDSize]byte
 	if _, err := io.ReadFull(rng, e.key[:]); err != nil {
 		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
 	}
-	if _, err := io.ReadFull(rng, id[:]); err != nil {
-		clear(e.key[:])
-		return nil, fmt.Errorf("shamir: reading randomness: %w", err)
-	}
+	id := splitIDOf(&e.key)
 	kbuf := make([]byte, parts*keySize)
 	defer clear(kbuf)
 	keyShares := make([][]byte, parts)
@@ -345,22 +345,54 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	}
 	tk := tagKey(&e.key)
 	defer clear(tk[:])
+	var ad [adSize]byte
+	copy(ad[:], ssmsMagic)
+	ad[hdrVersion] = ssmsVersion
+	ad[hdrAEAD] = aeadID
+	ad[hdrThreshold] = byte(threshold)
+	binary.BigEndian.PutUint32(ad[hdrChunkSize:], uint32(chunkSize))
+	copy(ad[hdrSplitID:], id[:])
 	hbuf := make([]byte, parts*headerSize)
 	for i := range parts {
-		h := hbuf[i*headerSize : (i+1)*headerSize]
-		copy(h, ssmsMagic)
-		h[hdrVersion] = ssmsVersion
-		h[hdrAEAD] = aeadID
-		h[hdrThreshold] = byte(threshold)
-		binary.BigEndian.PutUint32(h[hdrChunkSize:], uint32(chunkSize))
-		copy(h[hdrSplitID:], id[:])
-		h[hdrIndex] = byte(i)
-		copy(h[hdrKeyShare:hdrTag], keyShares[i])
-		sealHeader(h, &tk)
-		e.seeds[i] = recordSeed(h)
-		e.headers[i] = h
+		e.headers[i] = hbuf[i*headerSize : (i+1)*headerSize]
+		putHeader(e.headers[i], &ad, i, 0, keyShares[i], &tk)
+		e.seeds[i] = recordSeed(e.headers[i])
 	}
 	return e, nil
+}
+
+// splitIDOf returns the split ID of the split whose key is key: the first
+// 16 bytes of SHA-256("GFSSMS split ID" ‖ key). The ID is a commitment to
+// the key: a reader that recovers a key from key shares checks it against
+// the ID before it trusts anything the key authenticates, so shares made
+// under another key (an outsider's own split, under the genuine ID) never
+// combine. Finding a second key with a given ID is a second preimage of
+// 128-bit truncated SHA-256, about 2^128 work (docs/FORMAT.md).
+func splitIDOf(key *[keySize]byte) SplitID {
+	h := sha256.New()
+	h.Write([]byte("GFSSMS split ID"))
+	h.Write(key[:])
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return SplitID(sum[:splitIDSize])
+}
+
+// makeHeader returns the header of the share of the given index,
+// generation and key share in the split whose common fields are ad, tagged
+// under tk (tagKey of the split's key).
+func makeHeader(ad *[adSize]byte, index int, generation uint32, keyShare []byte, tk *[32]byte) []byte {
+	h := make([]byte, headerSize)
+	putHeader(h, ad, index, generation, keyShare, tk)
+	return h
+}
+
+// putHeader is makeHeader into h, of headerSize bytes.
+func putHeader(h []byte, ad *[adSize]byte, index int, generation uint32, keyShare []byte, tk *[32]byte) {
+	copy(h, ad[:])
+	h[hdrIndex] = byte(index)
+	binary.BigEndian.PutUint32(h[hdrGeneration:], generation)
+	copy(h[hdrKeyShare:hdrTag], keyShare)
+	sealHeader(h, tk)
 }
 
 // tagKey derives from the key K the key of the key shares' tags:
@@ -375,7 +407,7 @@ func tagKey(key *[keySize]byte) [32]byte {
 
 // headerTag returns the tag of the header h, whose fields before the tag
 // are set: the first 16 bytes of HMAC-SHA256 under tk (tagKey) of header
-// bytes 0…61. It authenticates each share's key share, and its index, on
+// bytes 0…65. It authenticates each share's key share, and its index, on
 // its own: the AEAD authenticates the key, and threshold key shares that
 // give the right key need not all be right (changes to two key shares can
 // cancel out at 0), so without the tags a combiner could not tell which
@@ -467,10 +499,11 @@ func (e *encoder) seal(s *sealer, count uint64, p []byte, last bool, recs [][]by
 }
 
 // recordSeed is where the record CRCs of the share with header h start:
-// the CRC-32C of the header up to the key share, that is of the split's
-// parameters and the share's index. The key share is left out so that
-// refreshing the key shares rewrites headers only, never records.
-func recordSeed(h []byte) uint32 { return crc32.Checksum(h[:hdrKeyShare], castagnoli) }
+// the CRC-32C of the header up to the generation, that is of the split's
+// parameters and the share's index. The generation and the key share are
+// left out so that refreshing the key shares rewrites headers only, never
+// records.
+func recordSeed(h []byte) uint32 { return crc32.Checksum(h[:hdrGeneration], castagnoli) }
 
 // recordCRC continues seed (recordSeed) with the chunk number as 8
 // big-endian bytes and the record up to its CRC. Binding the split, the
@@ -487,6 +520,7 @@ type header struct {
 	threshold int
 	chunkSize int
 	index     int
+	gen       uint32            // the generation: 0, and one more at each refresh
 	x         byte              // keyX(index)
 	ad        [adSize]byte      // the fields common to the split
 	id        [splitIDSize]byte // the split ID, a part of ad
@@ -520,6 +554,7 @@ func parseHeader(b []byte) (*header, Reason) {
 		threshold: int(b[hdrThreshold]),
 		chunkSize: int(binary.BigEndian.Uint32(b[hdrChunkSize:])),
 		index:     int(b[hdrIndex]),
+		gen:       binary.BigEndian.Uint32(b[hdrGeneration:]),
 		seed:      recordSeed(b),
 	}
 	if crc32.Checksum(b[:hdrCRC], castagnoli) != binary.BigEndian.Uint32(b[hdrCRC:]) {
@@ -555,12 +590,17 @@ type SSMSInfo struct {
 	// more, up to index 254. The header does not record how many shares
 	// were made, so that extending a split changes no existing share.
 	Index int
-	// SplitID is random, and the same in every share of one split.
+	// SplitID is the same in every share of one split, and commits to
+	// the split's key.
 	SplitID SplitID
+	// Generation is 0 for the shares a split is made with, and one more
+	// after each refresh ([RefreshSSMS]): shares of different generations
+	// do not combine.
+	Generation uint32
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
-// 82 bytes suffice, and checks the header's own checksum; it does not look
+// 86 bytes suffice, and checks the header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
 // [Unsupported] or [Damaged].
@@ -569,7 +609,7 @@ func InspectSSMS(share []byte) (SSMSInfo, error) {
 	if h == nil {
 		return SSMSInfo{}, fmt.Errorf("shamir: SSMS share header: %v", why)
 	}
-	return SSMSInfo{Threshold: h.threshold, Index: h.index, SplitID: h.id}, nil
+	return SSMSInfo{Threshold: h.threshold, Index: h.index, SplitID: h.id, Generation: h.gen}, nil
 }
 
 // A record is one share's part of a sealed chunk.
@@ -651,29 +691,18 @@ func CombineSSMS(shares [][]byte) (secret []byte, bad []BadShare, err error) {
 
 // CombineSSMSSplit is [CombineSSMS] for the split id alone: the shares of
 // other splits among shares are reported with the reason [OtherSplit].
-func CombineSSMSSplit(shares [][]byte, id SplitID) (secret []byte, bad []BadShare, err error) {
-	return combineSSMS(shares, &id)
+func CombineSSMSSplit(shares [][]byte, name SplitName) (secret []byte, bad []BadShare, err error) {
+	return combineSSMS(shares, &name)
 }
 
-func combineSSMS(shares [][]byte, want *SplitID) (secret []byte, bad []BadShare, err error) {
-	ins := make([]*shareIn, len(shares))
-	for i, s := range shares {
-		ins[i] = &shareIn{pos: i}
-		ins[i].hdr, ins[i].why = parseHeader(s)
-		if ins[i].hdr != nil {
-			ins[i].mem = s[headerSize:]
-		}
-	}
-	c, err := newCombiner(ins, want)
+func combineSSMS(shares [][]byte, want *SplitName) (secret []byte, bad []BadShare, err error) {
+	c, err := openSplit(memIns(shares), want)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer c.release()
 	_, size := c.held()
-	secret, err = c.chunk(make([]byte, 0, size))
-	if err == nil {
-		secret, err = c.rest(secret)
-	}
+	secret, err = c.rest(make([]byte, 0, size))
 	if err != nil {
 		clear(secret[:cap(secret)])
 		return nil, nil, err

@@ -3,7 +3,6 @@ package shamir
 import (
 	"bufio"
 	"cmp"
-	"crypto/subtle"
 	"io"
 	"runtime"
 	"slices"
@@ -146,19 +145,14 @@ func eachShare(shares []*shareIn, f func(k int, s *shareIn)) {
 	wg.Wait()
 }
 
-// A combiner recovers the secret of one split, chunk by chunk.
+// A combiner recovers the secret of one split, chunk by chunk, from the
+// shares openSplit (ssms_split.go) settled on.
 type combiner struct {
 	all []*shareIn // by position in the caller's argument
 
-	// The split's shares, in groups of those whose headers agree on the
-	// split's parameters (threshold, chunk size, AEAD), the largest first.
-	// Until the first chunk opens, which is meant is not known: a share
-	// whose parameters were altered is a group of its own.
-	groups [][]*shareIn
-
 	live  []*shareIn // the shares of the split not found bad, by index and position
 	h     *header    // the header of a live share: the split's parameters
-	dec   *decoder   // nil before the first chunk is read
+	dec   *decoder   // the split's key and scratch; nil until openSplit found the key
 	count uint64     // the number of the next chunk
 	done  bool
 
@@ -167,99 +161,18 @@ type combiner struct {
 	ci chunkIn // scratch
 }
 
-// newCombiner sorts the shares whose headers parsed into splits, and
-// returns the combiner of the split want, or of the only split if want is
-// nil. Shares of other splits are OtherSplit when want names one; when it
-// does not, shares of more than one split fail with ErrMixedSplits, after
-// the first chunk of each split was tried, so that the error can say how
-// many good shares each has.
-func newCombiner(all []*shareIn, want *SplitID) (*combiner, error) {
-	var ids []SplitID
-	byID := make(map[SplitID][]*shareIn)
-	for _, s := range all {
-		if s.hdr == nil {
-			continue
-		}
-		if byID[s.hdr.id] == nil {
-			ids = append(ids, s.hdr.id)
-		}
-		byID[s.hdr.id] = append(byID[s.hdr.id], s)
-	}
-	if want == nil && len(ids) > 1 {
-		return nil, mixedSplits(all, ids, byID)
-	}
-	var mine []*shareIn
-	if want != nil {
-		for _, id := range ids {
-			if id != *want {
-				for _, s := range byID[id] {
-					s.why = OtherSplit
-				}
-			}
-		}
-		mine = byID[*want]
-	} else if len(ids) == 1 {
-		mine = byID[ids[0]]
-	}
-	c := &combiner{all: all}
-	if len(mine) == 0 {
-		return nil, c.fail(ErrNotEnoughShares)
-	}
-	c.groups = groupByParams(mine)
-	c.setGroup(c.groups[0])
-	if err := checkApproved(c.h.aead); err != nil {
-		return nil, c.fail(err)
-	}
-	return c, nil
-}
-
-// groupByParams returns the shares in groups of those whose headers agree
-// on everything but the index and key share, the largest group first (the
-// first given, among equals).
-func groupByParams(shares []*shareIn) [][]*shareIn {
-	var groups [][]*shareIn
-	for _, s := range shares {
-		i := slices.IndexFunc(groups, func(g []*shareIn) bool { return g[0].hdr.ad == s.hdr.ad })
-		if i < 0 {
-			groups = append(groups, nil)
-			i = len(groups) - 1
-		}
-		groups[i] = append(groups[i], s)
-	}
-	slices.SortStableFunc(groups, func(a, b []*shareIn) int { return len(b) - len(a) })
-	return groups
-}
-
-// setGroup makes g the shares the combiner tries to recover the secret from.
+// setGroup makes g the shares the combiner recovers the secret from.
 func (c *combiner) setGroup(g []*shareIn) {
-	c.live = slices.Clone(g)
-	slices.SortStableFunc(c.live, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
+	c.live = byIndex(g)
 	c.h = g[0].hdr
 }
 
-// mixedSplits returns the error for shares of several splits, given in the
-// order ids: it tries the first chunk of each split to count its good shares.
-func mixedSplits(all []*shareIn, ids []SplitID, byID map[SplitID][]*shareIn) error {
-	e := &CombineError{Err: ErrMixedSplits}
-	for _, id := range ids {
-		shares := byID[id]
-		c := &combiner{all: all, groups: groupByParams(shares)}
-		c.setGroup(c.groups[0])
-		sp := SplitShares{ID: id, Threshold: c.h.threshold}
-		for _, s := range shares {
-			sp.Positions = append(sp.Positions, s.pos)
-		}
-		if checkApproved(c.h.aead) == nil {
-			if out, err := c.chunk(nil); err == nil {
-				clear(out)
-				sp.Threshold, sp.Good = c.h.threshold, c.good()
-			}
-		}
-		c.release()
-		e.Splits = append(e.Splits, sp)
-	}
-	e.Bad = (&combiner{all: all}).badShares()
-	return e
+// byIndex returns a copy of shares sorted by index, and by position among
+// equal indexes.
+func byIndex(shares []*shareIn) []*shareIn {
+	s := slices.Clone(shares)
+	slices.SortStableFunc(s, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
+	return s
 }
 
 // release clears the key and gives back the buffers.
@@ -269,10 +182,9 @@ func (c *combiner) release() {
 	}
 }
 
-// bad marks the share s bad for the reason why and drops it from live.
-func (c *combiner) bad(s *shareIn, why Reason) {
-	s.why = why
-	c.live = slices.DeleteFunc(c.live, func(l *shareIn) bool { return l == s })
+// drop removes from live the shares found bad, in one pass.
+func (c *combiner) drop() {
+	c.live = slices.DeleteFunc(c.live, func(s *shareIn) bool { return s.why != 0 })
 }
 
 // good returns the number of distinct indexes among the live shares.
@@ -305,9 +217,10 @@ func (c *combiner) read() *chunkIn {
 func (c *combiner) apply(ci *chunkIn) {
 	for k, why := range ci.why {
 		if why != 0 {
-			c.bad(ci.shares[k], why)
+			ci.shares[k].why = why
 		}
 	}
+	c.drop()
 }
 
 // chunk appends the next chunk of the secret to dst, once it is
@@ -319,53 +232,34 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	if err := checkApproved(c.h.aead); err != nil {
 		return dst, c.fail(err)
 	}
-	if c.dec == nil {
-		return c.first(dst)
-	}
 	ci := c.read()
-	out, last, ok := c.dec.open(ci, dst)
-	c.apply(ci)
-	if !ok {
+	out, last, res := c.dec.open(ci, dst)
+	switch res {
+	case ambiguous:
+		return dst, c.ambiguous(ci)
+	case notOpened:
+		c.apply(ci)
 		return dst, c.fail(c.why())
 	}
+	c.apply(ci)
 	c.opened(last)
 	return out, nil
 }
 
-// first opens the first chunk, trying each group of shares in turn: the
-// first that opens is the split, and the shares of the other groups, which
-// claim other parameters for it, are Inconsistent.
-func (c *combiner) first(dst []byte) ([]byte, error) {
-	for _, g := range c.groups {
-		c.setGroup(g)
-		if len(c.live) < c.h.threshold || checkApproved(c.h.aead) != nil {
-			continue
+// ambiguous returns the error for a chunk whose shares form two consistent
+// sets: nothing is blamed but what reading found.
+func (c *combiner) ambiguous(ci *chunkIn) error {
+	sets := make([][]int, len(ci.sets))
+	for i, set := range ci.sets {
+		for _, k := range set {
+			sets[i] = append(sets[i], ci.shares[k].pos)
 		}
-		if c.dec != nil {
-			c.dec.release()
-		}
-		c.dec = newDecoder(c.h)
-		ci := c.read()
-		out, last, ok := c.dec.open(ci, dst)
-		c.apply(ci)
-		if !ok {
-			continue
-		}
-		for _, o := range c.groups {
-			if o[0].hdr.ad != g[0].hdr.ad {
-				for _, s := range o {
-					if s.why == 0 {
-						s.why = Inconsistent
-					}
-				}
-			}
-		}
-		c.opened(last)
-		return out, nil
+		slices.Sort(sets[i])
 	}
-	c.setGroup(c.groups[0])
-	c.live = slices.DeleteFunc(c.live, func(s *shareIn) bool { return s.why != 0 })
-	return dst, c.fail(c.why())
+	c.apply(ci)
+	e := c.fail(ErrInconsistentShares).(*CombineError)
+	e.Sets = sets
+	return e
 }
 
 // opened moves on from a chunk that opened.
@@ -375,30 +269,25 @@ func (c *combiner) opened(last bool) {
 		return
 	}
 	c.done = true
-	var ends []Reason
 	for _, s := range c.live {
-		ends = append(ends, s.atEnd())
+		s.why = s.atEnd()
 	}
-	for i, s := range slices.Clone(c.live) {
-		if ends[i] != 0 {
-			c.bad(s, ends[i])
-		}
-	}
+	c.drop()
 	c.markCopies()
 }
 
-// markCopies marks Duplicate every live share but the first of each index:
-// once they were checked against every chunk, they are copies of it. Before
-// (when the secret is not recovered), only those whose key share is the
-// first's too are marked, as far as could be checked copies.
+// markCopies marks Duplicate every live share but the first of each
+// index: once the secret is recovered, they were checked against every
+// chunk, so they are copies of it; before (when it is not), they have its
+// header (openSplit kept only the key shares on the split's polynomial)
+// and agreed with every chunk read, as far as could be checked copies.
 func (c *combiner) markCopies() {
-	for i := len(c.live) - 1; i > 0; i-- {
-		s := c.live[i]
-		first := slices.IndexFunc(c.live, func(l *shareIn) bool { return l.hdr.index == s.hdr.index })
-		if first < i && (c.done || subtle.ConstantTimeCompare(c.live[first].hdr.keyShare[:], s.hdr.keyShare[:]) == 1) {
-			c.bad(s, Duplicate)
+	for i := 1; i < len(c.live); i++ {
+		if c.live[i].hdr.index == c.live[i-1].hdr.index {
+			c.live[i].why = Duplicate
 		}
 	}
+	c.drop()
 }
 
 // why returns why a chunk did not open: too few shares with good records,
@@ -520,7 +409,8 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
 				}
 				at := base + j*size
 				dst := space[at:at:min(at+size, len(space))]
-				out, last, ok := d.open(&ci, dst)
+				out, last, res := d.open(&ci, dst)
+				ok := res == opened
 				if ok && len(out) > cap(dst) {
 					// Not in space (unreachable, by held's bound):
 					// left to the sequential run.
@@ -551,8 +441,9 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
 			s.off += full
 		}
 		for _, b := range r.bad {
-			c.bad(live[b.Position], b.Reason)
+			live[b.Position].why = b.Reason
 		}
+		c.drop()
 		if r.last {
 			// The last record is shorter than a full one.
 			for _, s := range c.live {

@@ -4,35 +4,44 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/hmac"
+	"hash/maphash"
 	"slices"
 )
 
 // This file recovers one chunk of an SSMS split from the records the shares
 // hold for it, and tells which records disagree with it.
 //
-// The records of a chunk that pass their checksums are a Reed–Solomon
-// codeword in which some symbols may be wrong (a share altered on purpose,
-// its checksums recomputed) and some missing (shares not given, damaged or
-// truncated: erasures). The decoder reads it in three steps, from cheap to
-// costly, and the AEAD is the judge of each:
+// The key is known before any chunk is read (ssms_split.go): it was checked
+// against the split ID, so a chunk that opens under it was sealed by a
+// holder of the key. The records of a chunk that pass their checksums are
+// a Reed–Solomon codeword in which some symbols may be wrong (a share
+// altered, its checksums recomputed) and some missing (shares not given,
+// damaged or truncated: erasures). Copies of one share whose records are
+// equal are one value (a variant); copies that differ are two values at one
+// index, both candidates.
 //
-//  1. Decode from the first threshold shares, by index, and open. This is
-//     all it takes when no share was forged.
-//  2. Otherwise locate the wrong shares with the error-correcting decoder
-//     that Verify uses (findBadScaled: syndromes, Berlekamp–Massey), on the
-//     fragments and, for the first chunk, on the key shares; then decode
-//     from threshold shares it did not flag, and open. With m shares of
-//     distinct indexes whose records passed their checksums, this finds the
-//     wrong ones whenever there are at most ⌊(m−threshold)/2⌋: then 2·forged
-//     + damaged <= given − threshold.
-//  3. Otherwise (more forged shares than that, or copies of one share that
-//     differ) try subsets of threshold shares, a bounded number of them.
+// Who can make a chunk open: an outsider cannot (the AEAD under a key they
+// do not have), but holders who know the key can seal another plaintext and
+// disperse it. So opening is not enough: a codeword C is accepted only when
+// it is the unique one within the error-correction bound. With a the number
+// of indexes at which a value given agrees with C and e the number of
+// values that disagree, any other codeword agrees with C at most at t−1
+// indexes, so at most t−1+e values support it; C is accepted when
+// a >= t + e (with one value per index, m of them, d damaged: 2e+d <= m−t).
+// The decoder looks for such a C in three steps, from cheap to costly:
 //
-// A chunk opens only from records that agree with the dealer's (decoding is
-// a bijection and the AEAD authenticates every ciphertext byte), so the
-// shares it was decoded from are good. Every other share is then compared
-// with the chunk re-encoded: a share is named bad only when it disagrees
-// with an authenticated chunk, never on the decoder's word alone.
+//  1. Decode from the first threshold indexes and open.
+//  2. Locate the wrong values with the error-correcting decoder that Verify
+//     uses (findBadScaled: syndromes, Berlekamp–Massey), decode from
+//     threshold values it did not flag, and open.
+//  3. Try subsets of threshold values, a bounded number of them.
+//
+// Beyond the bound, a codeword that opens is accepted only when a search of
+// every subset of threshold values finds no other that opens: then no
+// other group of threshold shares recovers anything. If another opens, the
+// shares form two consistent sets, and the decoder refuses rather than
+// choose; if the subsets are too many to search, it refuses too. The
+// result never depends on the order of the shares.
 //
 // The fragments and key shares meet the error-correcting decoder as a
 // generalized Reed–Solomon code. The dispersal's generator has the identity
@@ -76,6 +85,9 @@ type chunkIn struct {
 	// why[k] is 0 while shares[k] may be good, and why it is bad
 	// otherwise: set by reading its record, then by open.
 	why []Reason
+	// sets, when open refused two consistent sets of shares, holds the
+	// shares (places in shares) of each.
+	sets [][]int
 }
 
 // reset makes ci the chunk num of shares, with no record read. It keeps a
@@ -86,23 +98,38 @@ func (ci *chunkIn) reset(num uint64, shares []*shareIn) {
 	ci.recs = slices.Grow(ci.recs[:0], len(shares))[:len(shares)]
 	ci.why = slices.Grow(ci.why[:0], len(shares))[:len(shares)]
 	clear(ci.why)
+	ci.sets = nil
 }
 
-// A decoder recovers the chunks of one split. It is not safe for concurrent
-// use: each goroutine has its own, with its own AEAD and scratch.
+// A variant is one value given for the record of one index: copies whose
+// records are equal are one variant.
+type variant struct {
+	index int
+	rec   record
+	hash  uint64 // of the record, to find copies in linear time
+	agree bool   // agrees with the codeword being judged
+}
+
+// The outcome of open.
+type openResult int
+
+const (
+	notOpened openResult = iota // no codeword opened, or one beyond the bound could not be told unique
+	opened
+	ambiguous // two codewords opened: ci.sets holds their shares
+)
+
+// A decoder recovers the chunks of one split under its key. It is not safe
+// for concurrent use: each goroutine has its own, with its own AEAD and
+// scratch.
 type decoder struct {
 	h    *header
 	t    int
 	code *rsCode
 
-	key  [keySize]byte // once the first chunk opened
-	tk   [32]byte      // tagKey(key)
-	aead cipher.AEAD   // nil until then
-
-	// A key tried for the first chunk, and its tag key: fields, so that
-	// they cost no allocation per try (the engine and HMAC take slices).
-	candKey [keySize]byte
-	candTK  [32]byte
+	key  [keySize]byte
+	tk   [32]byte // tagKey(key)
+	aead cipher.AEAD
 
 	// Scratch, reused from chunk to chunk.
 	num      chunkNum
@@ -115,33 +142,39 @@ type decoder struct {
 	dec      *matrix
 	missing  []int
 	chkRows  []int   // the fragments chk computes
-	chk      *matrix // re-encodes the fragments of the parity shares checked
+	chk      *matrix // re-encodes the fragments of the parity variants checked
 	check    []byte
-	members  []int
+	vars     []variant
+	of       []int // the variant of each share of the chunk, or −1
+	seed     maphash.Seed
+	byHash   map[uint64][]int
 	reps     []int
 	lengths  []recordLen
 	parity   []int
 	rows     []int
-	inSub    []bool
 }
 
-func newDecoder(h *header) *decoder {
+// newDecoder returns the decoder of the split of h under key, whose tag key
+// is tk.
+func newDecoder(h *header, key, tk *[32]byte) *decoder {
 	t := h.threshold
 	return &decoder{
 		h:        h,
 		t:        t,
 		code:     &rsCode{parts: maxIndex + 1, threshold: t},
+		key:      *key,
+		tk:       *tk,
+		aead:     mustAEAD(h.aead, key[:]),
 		giveBack: func() {},
 		ins:      make([][]byte, t),
+		seed:     maphash.MakeSeed(),
 	}
 }
 
-// withKey returns a new decoder of d's split that has d's key.
+// withKey returns a new decoder of d's split, with d's key.
 func (d *decoder) withKey() *decoder {
-	e := newDecoder(d.h)
+	e := newDecoder(d.h, &d.key, &d.tk)
 	e.code = d.code
-	e.key, e.tk = d.key, d.tk
-	e.aead = mustAEAD(d.h.aead, e.key[:])
 	return e
 }
 
@@ -149,8 +182,6 @@ func (d *decoder) withKey() *decoder {
 func (d *decoder) release() {
 	clear(d.key[:])
 	clear(d.tk[:])
-	clear(d.candKey[:])
-	clear(d.candTK[:])
 	d.aead = nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
@@ -175,123 +206,339 @@ func (d *decoder) sealed(n int) []byte {
 	return d.ct[:n]
 }
 
-// maxTries bounds the subsets of threshold shares step 3 tries for one
-// chunk and one record length: C(given, threshold) can be astronomical, and
-// each try decodes (an inversion of a threshold×threshold matrix), so the
-// bound falls with the threshold.
+// maxTries bounds the subsets of threshold values the decoder tries for one
+// chunk: C(given, threshold) can be astronomical, and each try decodes (an
+// inversion of a threshold×threshold matrix) and opens, so the bound falls
+// with the threshold.
 func maxTries(t int) int { return max(16, 1024*16*16/(t*t)) }
+
+// A recordLen is a record length some variants have, and at how many
+// distinct indexes.
+type recordLen struct {
+	n       int
+	last    bool
+	indexes int
+}
 
 // open recovers the chunk ci from the records that passed their checks,
 // appends its plaintext to dst, and marks in ci.why every share that
-// disagrees with it (and, for the first chunk, whose key share disagrees
-// with the key). It reports whether the chunk is the last, and whether it
-// opened; if it did not, dst is returned as it was and ci.why only holds
-// what reading found.
-func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last, ok bool) {
-	t := d.t
-	// The shares agree on a record length, unless some were forged: try
-	// each length given, the most common first.
-	lengths := d.lengths[:0]
-	defer func() { d.lengths = lengths[:0] }()
-	for k, r := range ci.recs {
+// disagrees with it. It returns opened, the plaintext and whether the chunk
+// is the last when it found the unique codeword (see the top of the file);
+// otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
+func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
+	d.variants(ci)
+	var found [][]bool // the agreement of each codeword that opened beyond the bound
+	for _, l := range d.recordLengths() {
+		if l.indexes < d.t {
+			continue
+		}
+		if out, ok := d.find(ci, l, dst, &found); ok {
+			d.blame(ci)
+			return out, l.last, opened
+		}
+	}
+	// Nothing within the bound: settle what opened beyond it.
+	complete := d.exhaust(ci, &found)
+	switch {
+	case len(found) >= 2:
+		ci.sets = [][]int{d.sharesOf(ci, found[0]), d.sharesOf(ci, found[1])}
+		return dst, false, ambiguous
+	case len(found) == 1 && complete:
+		// No other subset of threshold values opens.
+		l, sub := d.support(found[0])
+		if out, ok := d.opensInto(ci, sub, l, dst); ok {
+			d.agreement(l)
+			d.blame(ci)
+			return out, l.last, opened
+		}
+	}
+	return dst, false, notOpened
+}
+
+// blame marks Inconsistent the shares whose variants disagree with the
+// codeword accepted.
+func (d *decoder) blame(ci *chunkIn) {
+	for k, v := range d.of {
+		if v >= 0 && !d.vars[v].agree {
+			ci.why[k] = Inconsistent
+		}
+	}
+}
+
+// variants groups the records of ci that passed their checks into
+// variants: d.vars, by index, and d.of, each share's. Copies are found by a
+// hash of the record (ciphertext, not secret), in time linear in the
+// records' size however many copies there are.
+func (d *decoder) variants(ci *chunkIn) {
+	vars := d.vars[:0]
+	d.of = slices.Grow(d.of[:0], len(ci.shares))[:len(ci.shares)]
+	if d.byHash == nil {
+		d.byHash = make(map[uint64][]int)
+	}
+	clear(d.byHash)
+	for k, s := range ci.shares {
+		d.of[k] = -1
 		if ci.why[k] != 0 {
 			continue
 		}
-		i := slices.IndexFunc(lengths, func(l recordLen) bool { return l.n == r.n && l.last == r.last })
-		if i < 0 {
-			lengths = append(lengths, recordLen{n: r.n, last: r.last})
-			i = len(lengths) - 1
+		r := ci.recs[k]
+		var mh maphash.Hash
+		mh.SetSeed(d.seed)
+		mh.WriteByte(byte(s.hdr.index))
+		mh.WriteByte(byte(r.n >> 24))
+		mh.WriteByte(byte(r.n >> 16))
+		mh.WriteByte(byte(r.n >> 8))
+		mh.WriteByte(byte(r.n))
+		if r.last {
+			mh.WriteByte(1)
 		}
-		lengths[i].count++
-	}
-	if len(lengths) > 1 {
-		slices.SortStableFunc(lengths, func(a, b recordLen) int { return b.count - a.count })
-	}
-	for _, l := range lengths {
-		if l.count < t {
+		mh.Write(r.frag)
+		hash := mh.Sum64()
+		v := slices.IndexFunc(d.byHash[hash], func(j int) bool {
+			w := &vars[j]
+			return w.index == s.hdr.index && w.rec.n == r.n && w.rec.last == r.last && bytes.Equal(w.rec.frag, r.frag)
+		})
+		if v >= 0 {
+			d.of[k] = d.byHash[hash][v]
 			continue
 		}
-		// members: the shares with this length; reps: the first of them
-		// at each index.
-		d.members, d.reps = d.members[:0], d.reps[:0]
-		for k, r := range ci.recs {
-			if ci.why[k] != 0 || r.n != l.n || r.last != l.last {
-				continue
-			}
-			d.members = append(d.members, k)
-			if len(d.reps) == 0 || ci.shares[d.reps[len(d.reps)-1]].hdr.index != ci.shares[k].hdr.index {
-				d.reps = append(d.reps, k)
-			}
-		}
-		if len(d.reps) < t {
-			continue
-		}
-		sub := d.reps[:t]
-		out, ok := d.try(ci, sub, l.n, l.last, dst)
-		if !ok && len(d.reps) > t {
-			if s := d.locate(ci, d.reps); s != nil && !slices.Equal(s, sub) {
-				sub = s
-				out, ok = d.try(ci, sub, l.n, l.last, dst)
-			}
-		}
-		if !ok {
-			sub, out, ok = d.search(ci, d.members, l.n, l.last, dst)
-		}
-		if ok {
-			d.checkOthers(ci, sub, l.n, l.last)
-			return out, l.last, true
-		}
+		vars = append(vars, variant{index: s.hdr.index, rec: r, hash: hash})
+		d.byHash[hash] = append(d.byHash[hash], len(vars)-1)
+		d.of[k] = len(vars) - 1
 	}
-	return dst, false, false
+	// Shares are by index, so variants are too.
+	d.vars = vars
 }
 
-// A recordLen is a record length some shares' records have, and how many.
-type recordLen struct {
-	n     int
-	last  bool
-	count int
+// recordLengths returns the record lengths the variants have, those given
+// at the most indexes first (ties by length, for a result that does not
+// depend on the order of the shares).
+func (d *decoder) recordLengths() []recordLen {
+	lengths := d.lengths[:0]
+	for i, v := range d.vars {
+		j := slices.IndexFunc(lengths, func(l recordLen) bool { return l.n == v.rec.n && l.last == v.rec.last })
+		if j < 0 {
+			lengths = append(lengths, recordLen{n: v.rec.n, last: v.rec.last})
+			j = len(lengths) - 1
+		}
+		if i == 0 || d.vars[i-1].index != v.index || !d.hasLength(i, v.index, v.rec) {
+			lengths[j].indexes++
+		}
+	}
+	slices.SortFunc(lengths, func(a, b recordLen) int {
+		if a.indexes != b.indexes {
+			return b.indexes - a.indexes
+		}
+		if a.n != b.n {
+			return a.n - b.n
+		}
+		if a.last == b.last {
+			return 0
+		}
+		if a.last {
+			return 1
+		}
+		return -1
+	})
+	d.lengths = lengths
+	return lengths
 }
 
-// try decodes the chunk from the records of the shares sub (threshold of
-// them, distinct indexes) and opens it, appending the plaintext to dst.
-// Before the first chunk has opened, the key is recovered from sub's key
-// shares too.
-func (d *decoder) try(ci *chunkIn, sub []int, n int, last bool, dst []byte) ([]byte, bool) {
-	aead := d.aead
-	key, tk := &d.candKey, &d.candTK
-	defer clear(key[:])
-	defer clear(tk[:])
-	if aead == nil {
-		xs := make([]byte, len(sub))
-		ys := make([][]byte, len(sub))
-		for i, k := range sub {
-			xs[i], ys[i] = ci.shares[k].hdr.x, ci.shares[k].hdr.keyShare[:]
+// hasLength reports whether a variant before i at the same index has the
+// length of rec.
+func (d *decoder) hasLength(i, index int, rec record) bool {
+	for j := i - 1; j >= 0 && d.vars[j].index == index; j-- {
+		if d.vars[j].rec.n == rec.n && d.vars[j].rec.last == rec.last {
+			return true
 		}
-		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
-		// A key share that is not the dealer's fails its tag under the
-		// dealer's key, and under a wrong key every tag fails: the key
-		// is only tried if sub's tags hold.
-		*tk = tagKey(key)
-		for _, k := range sub {
-			if !tagHolds(ci.shares[k].hdr, tk) {
-				return dst, false
+	}
+	return false
+}
+
+// find looks for a codeword of records of length l that opens and is
+// unique within the bound, in the three steps at the top of the file, and
+// appends its plaintext to dst. A codeword that opens but is beyond the
+// bound is added to found, for open to settle.
+func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[][]bool) ([]byte, bool) {
+	// reps: the first variant of length l at each index.
+	reps := d.reps[:0]
+	for i, v := range d.vars {
+		if v.rec.n == l.n && v.rec.last == l.last && (len(reps) == 0 || d.vars[reps[len(reps)-1]].index != v.index) {
+			reps = append(reps, i)
+		}
+	}
+	d.reps = reps
+	t := d.t
+	if out, ok := d.judge(ci, reps[:t], l, dst, found); ok {
+		return out, true
+	}
+	if len(reps) > t {
+		if sub := d.locate(reps); sub != nil {
+			if out, ok := d.judge(ci, sub, l, dst, found); ok {
+				return out, true
 			}
 		}
-		aead = mustAEAD(d.h.aead, key[:])
 	}
-	ct, ok := d.decode(ci, sub, n)
+	out, ok := dst, false
+	d.subsets(l, func(s []int) bool {
+		out, ok = d.judge(ci, s, l, dst, found)
+		return ok
+	})
+	return out, ok
+}
+
+// judge decodes the codeword of the variants sub (threshold of them, one
+// length, distinct indexes), opens it, appending the plaintext to dst, and
+// reports whether it is unique within the bound; if it is not, it returns
+// dst as it was, and adds the codeword, if it opened, to found.
+func (d *decoder) judge(ci *chunkIn, sub []int, l recordLen, dst []byte, found *[][]bool) ([]byte, bool) {
+	out, ok := d.opensInto(ci, sub, l, dst)
 	if !ok {
 		return dst, false
 	}
-	d.num.set(ci.num, last)
-	out, err := aead.Open(dst, d.num.nonce[:], ct, d.h.ad[:])
+	d.agreement(l)
+	a, e := 0, 0
+	for i, v := range d.vars {
+		switch {
+		case !v.agree:
+			e++
+		case i == 0 || d.vars[i-1].index != v.index || !d.agreedBefore(i):
+			a++
+		}
+	}
+	if a >= d.t+e {
+		return out, true
+	}
+	clear(out[len(dst):])
+	agree := agreementOf(d.vars)
+	if !slices.ContainsFunc(*found, func(f []bool) bool { return slices.Equal(f, agree) }) {
+		*found = append(*found, agree)
+	}
+	return dst, false
+}
+
+// agreedBefore reports whether a variant before i at its index agrees.
+func (d *decoder) agreedBefore(i int) bool {
+	for j := i - 1; j >= 0 && d.vars[j].index == d.vars[i].index; j-- {
+		if d.vars[j].agree {
+			return true
+		}
+	}
+	return false
+}
+
+// opensInto decodes the sealed chunk from the variants sub into d.ct and
+// opens it, appending the plaintext to dst; if it does not open, it
+// returns dst as it was.
+func (d *decoder) opensInto(ci *chunkIn, sub []int, l recordLen, dst []byte) ([]byte, bool) {
+	ct, ok := d.decode(sub, l.n)
+	if !ok {
+		return dst, false
+	}
+	d.num.set(ci.num, l.last)
+	out, err := d.aead.Open(dst, d.num.nonce[:], ct, d.h.ad[:])
 	if err != nil {
 		return dst, false
 	}
-	if d.aead == nil {
-		d.aead, d.key, d.tk = aead, *key, *tk
-	}
 	return out, true
+}
+
+// support returns the record length and threshold variants of a codeword
+// whose agreement is agree.
+func (d *decoder) support(agree []bool) (recordLen, []int) {
+	var sub []int
+	var l recordLen
+	for i, v := range d.vars {
+		if agree[i] && len(sub) < d.t && (len(sub) == 0 || d.vars[sub[len(sub)-1]].index != v.index) {
+			sub = append(sub, i)
+			l = recordLen{n: v.rec.n, last: v.rec.last}
+		}
+	}
+	return l, sub
+}
+
+// sharesOf returns the places in ci of the shares whose variants agree.
+func (d *decoder) sharesOf(ci *chunkIn, agree []bool) []int {
+	var ks []int
+	for k, v := range d.of {
+		if v >= 0 && agree[v] {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// exhaust tries every subset of threshold values, of one length and
+// distinct indexes, that is not all in the support of a codeword already
+// found, adding the codewords that open to found. It reports whether the
+// search was complete: false if the subsets were too many.
+func (d *decoder) exhaust(ci *chunkIn, found *[][]bool) bool {
+	tries := 0
+	for _, l := range d.recordLengths() {
+		if l.indexes < d.t {
+			continue
+		}
+		complete := d.subsets(l, func(s []int) bool {
+			for _, f := range *found {
+				if !slices.ContainsFunc(s, func(i int) bool { return !f[i] }) {
+					return false // f's codeword
+				}
+			}
+			if tries++; tries > maxTries(d.t) {
+				return true
+			}
+			if out, ok := d.judge(ci, s, l, nil, found); ok {
+				// Unique within the bound after all: unreachable, as
+				// find tried it; count it as found.
+				clear(out)
+				*found = append(*found, agreementOf(d.vars))
+			}
+			return false
+		})
+		if !complete || tries > maxTries(d.t) {
+			return false
+		}
+	}
+	return true
+}
+
+// subsets calls f with subsets of threshold variants of length l and
+// distinct indexes, in lexicographic order, until f returns true or the
+// subsets run out; it reports whether they ran out or f returned true
+// (false: a bound on the subsets enumerated was reached first). f must not
+// keep the slice.
+func (d *decoder) subsets(l recordLen, f func([]int) bool) bool {
+	t := d.t
+	var members []int
+	for i, v := range d.vars {
+		if v.rec.n == l.n && v.rec.last == l.last {
+			members = append(members, i)
+		}
+	}
+	if len(members) < t {
+		return true
+	}
+	idx := make([]int, t) // places in members
+	for i := range idx {
+		idx[i] = i
+	}
+	sub := make([]int, t)
+	for steps := 0; steps < 16*maxTries(t); steps++ {
+		distinct := true
+		for i, j := range idx {
+			sub[i] = members[j]
+			if i > 0 && d.vars[sub[i]].index == d.vars[sub[i-1]].index {
+				distinct = false
+			}
+		}
+		if distinct && f(sub) {
+			return true
+		}
+		if !nextSubset(idx, len(members)) {
+			return true
+		}
+	}
+	return false
 }
 
 // tagHolds reports whether the tag of the header h holds under tk.
@@ -300,20 +547,20 @@ func tagHolds(h *header, tk *[32]byte) bool {
 	return hmac.Equal(tag[:], h.tag[:])
 }
 
-// decode rebuilds the sealed chunk of n plaintext bytes from the records of
+// decode rebuilds the sealed chunk of n plaintext bytes from the variants
 // sub into d.ct, and checks its padding.
-func (d *decoder) decode(ci *chunkIn, sub []int, n int) ([]byte, bool) {
+func (d *decoder) decode(sub []int, n int) ([]byte, bool) {
 	t := d.t
 	f := fragSize(n, t, d.h.overhead)
 	buf := d.sealed(t * f)
 	have := slices.Grow(d.have[:0], t)[:t]
 	d.have = have
-	for i, k := range sub {
-		j := ci.shares[k].hdr.index
+	for i, v := range sub {
+		j := d.vars[v].index
 		have[i] = j
-		d.ins[i] = ci.recs[k].frag
+		d.ins[i] = d.vars[v].rec.frag
 		if j < t {
-			copy(buf[j*f:(j+1)*f], ci.recs[k].frag)
+			copy(buf[j*f:(j+1)*f], d.ins[i])
 		}
 	}
 	if d.decHave == nil || !slices.Equal(have, d.decHave) {
@@ -340,75 +587,32 @@ func (d *decoder) decode(ci *chunkIn, sub []int, n int) ([]byte, bool) {
 	return ct, true
 }
 
-// locate returns threshold of the shares reps (distinct indexes, all with
-// records of one length) that the error-correcting decoder does not flag,
-// or nil if it flags too many. It flags the shares whose fragments and,
-// before the first chunk has opened, whose key shares are off the code.
-func (d *decoder) locate(ci *chunkIn, reps []int) []int {
+// locate returns threshold of the variants reps (distinct indexes, one
+// length) that the error-correcting decoder does not flag, or nil if it
+// flags too many.
+func (d *decoder) locate(reps []int) []int {
 	t, m := d.t, len(reps)
-	flagged := make([]bool, m)
 	xs := make([]byte, m)
 	ys := make([][]byte, m)
-	if d.aead == nil {
-		for i, k := range reps {
-			xs[i], ys[i] = ci.shares[k].hdr.x, ci.shares[k].hdr.keyShare[:]
-		}
-		if bad, ok := findBad(xs, ys, t); ok {
-			for _, i := range bad {
-				flagged[i] = true
-			}
-		}
-	}
 	scale := make([]byte, m)
-	for i, k := range reps {
-		idx := ci.shares[k].hdr.index
-		xs[i], ys[i], scale[i] = fragPoint(idx), ci.recs[k].frag, fragWeight(idx, t)
+	for i, v := range reps {
+		idx := d.vars[v].index
+		xs[i], ys[i], scale[i] = fragPoint(idx), d.vars[v].rec.frag, fragWeight(idx, t)
 	}
-	if bad, ok := findBadScaled(xs, ys, t, scale); ok {
-		for _, i := range bad {
-			flagged[i] = true
-		}
+	bad, ok := findBadScaled(xs, ys, t, scale)
+	if !ok {
+		return nil
 	}
 	sub := make([]int, 0, t)
-	for i, k := range reps {
-		if !flagged[i] && len(sub) < t {
-			sub = append(sub, k)
+	for i, v := range reps {
+		if !slices.Contains(bad, i) && len(sub) < t {
+			sub = append(sub, v)
 		}
 	}
 	if len(sub) < t {
 		return nil
 	}
 	return sub
-}
-
-// search tries subsets of threshold of the shares members, of distinct
-// indexes, in lexicographic order, until one opens or maxTries were tried.
-func (d *decoder) search(ci *chunkIn, members []int, n int, last bool, dst []byte) (sub []int, out []byte, ok bool) {
-	t := d.t
-	idx := make([]int, t) // positions in members
-	for i := range idx {
-		idx[i] = i
-	}
-	sub = make([]int, t)
-	for tries := 0; tries < maxTries(t); {
-		distinct := true
-		for i, j := range idx {
-			sub[i] = members[j]
-			if i > 0 && ci.shares[sub[i]].hdr.index == ci.shares[sub[i-1]].hdr.index {
-				distinct = false
-			}
-		}
-		if distinct {
-			tries++
-			if out, ok := d.try(ci, sub, n, last, dst); ok {
-				return sub, out, true
-			}
-		}
-		if !nextSubset(idx, len(members)) {
-			break
-		}
-	}
-	return nil, dst, false
 }
 
 // nextSubset advances idx, increasing positions below n, to the next
@@ -429,43 +633,31 @@ func nextSubset(idx []int, n int) bool {
 	return true
 }
 
-// checkOthers marks Inconsistent every share of ci outside sub, which the
-// chunk (now in d.ct) was decoded from, whose record differs from the
-// dealer's, or whose key share is off the polynomial through the key shares
-// of sub when this was the first chunk.
-func (d *decoder) checkOthers(ci *chunkIn, sub []int, n int, last bool) {
+// agreement sets the agree flag of every variant: whether its record is
+// the one the chunk now in d.ct (of length l) gives its index.
+func (d *decoder) agreement(l recordLen) {
 	t := d.t
-	f := fragSize(n, t, d.h.overhead)
-	d.inSub = slices.Grow(d.inSub[:0], len(ci.shares))[:len(ci.shares)]
-	clear(d.inSub)
-	for _, k := range sub {
-		d.inSub[k] = true
-	}
+	f := fragSize(l.n, t, d.h.overhead)
 	parity, rows := d.parity[:0], d.rows[:0]
 	defer func() { d.parity, d.rows = parity[:0], rows[:0] }()
-	for k, r := range ci.recs {
-		if ci.why[k] != 0 || d.inSub[k] {
-			continue
-		}
-		switch j := ci.shares[k].hdr.index; {
-		case r.n != n || r.last != last:
-			ci.why[k] = Inconsistent
+	for i := range d.vars {
+		v := &d.vars[i]
+		switch j := v.index; {
+		case v.rec.n != l.n || v.rec.last != l.last:
+			v.agree = false
 		case j < t:
-			if !bytes.Equal(r.frag, d.ct[j*f:(j+1)*f]) {
-				ci.why[k] = Inconsistent
-			}
+			v.agree = bytes.Equal(v.rec.frag, d.ct[j*f:(j+1)*f])
 		default:
-			parity = append(parity, k)
-			rows = append(rows, j)
+			parity = append(parity, i)
+			if len(rows) == 0 || rows[len(rows)-1] != j {
+				rows = append(rows, j)
+			}
 		}
-	}
-	if ci.num == 0 {
-		d.checkKeyShares(ci, sub)
 	}
 	if len(parity) == 0 {
 		return
 	}
-	if need := len(parity) * f; len(d.check) < need {
+	if need := len(rows) * f; len(d.check) < need {
 		// As much as the parity records just read hold, no more.
 		d.check = make([]byte, need)
 	}
@@ -473,8 +665,8 @@ func (d *decoder) checkOthers(ci *chunkIn, sub []int, n int, last bool) {
 	for j := range t {
 		data[j] = d.ct[j*f : (j+1)*f]
 	}
-	outs := slices.Grow(d.outs[:0], len(parity))[:len(parity)]
-	for i := range parity {
+	outs := slices.Grow(d.outs[:0], len(rows))[:len(rows)]
+	for i := range rows {
 		outs[i] = d.check[i*f : (i+1)*f]
 	}
 	d.outs = outs
@@ -482,20 +674,20 @@ func (d *decoder) checkOthers(ci *chunkIn, sub []int, n int, last bool) {
 		d.chk, d.chkRows = d.code.checker(rows), slices.Clone(rows)
 	}
 	d.chk.apply(data, outs, 0, f, false)
-	for i, k := range parity {
-		if !bytes.Equal(ci.recs[k].frag, outs[i]) {
-			ci.why[k] = Inconsistent
+	r := 0
+	for _, i := range parity {
+		for rows[r] != d.vars[i].index {
+			r++
 		}
+		d.vars[i].agree = bytes.Equal(d.vars[i].rec.frag, outs[r])
 	}
 }
 
-// checkKeyShares marks Inconsistent every share of ci outside sub whose
-// header's tag does not hold under the key that opened the first chunk:
-// its key share, or its index, is not the dealer's.
-func (d *decoder) checkKeyShares(ci *chunkIn, sub []int) {
-	for k := range ci.shares {
-		if !d.inSub[k] && ci.why[k] == 0 && !tagHolds(ci.shares[k].hdr, &d.tk) {
-			ci.why[k] = Inconsistent
-		}
+// agreementOf returns the agree flags of vars.
+func agreementOf(vars []variant) []bool {
+	agree := make([]bool, len(vars))
+	for i, v := range vars {
+		agree[i] = v.agree
 	}
+	return agree
 }

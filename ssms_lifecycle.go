@@ -22,7 +22,7 @@ import (
 //     key shares (interpolate), never the row at 0;
 //   - refreshing adds to every key share the value at its x of a random
 //     polynomial with constant term 0 (refresh, the plain form's product),
-//     and rewrites the 82-byte headers only: the record checksums start from
+//     and rewrites the 86-byte headers only: the record checksums start from
 //     the header without its key share (recordSeed);
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
@@ -264,14 +264,14 @@ func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int
 // new share k, in order: its header once the first chunk opened, then its
 // record of each chunk once that chunk opened.
 func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
-	c, err := newCombiner(ins, nil)
+	c, err := openSplit(ins, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer c.release()
 	var given []int
-	for _, g := range c.groups {
-		for _, s := range g {
+	for _, s := range ins {
+		if s.hdr != nil && s.why != Forged {
 			given = append(given, s.hdr.index)
 		}
 	}
@@ -388,29 +388,17 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 	interpolate(outs, targets, xs, ys)
 	hdrs := make([][]byte, len(idx))
 	for k, i := range idx {
-		hdrs[k] = makeHeader(&c.h.ad, i, outs[k], &c.dec.tk)
+		hdrs[k] = makeHeader(&c.h.ad, i, c.h.gen, outs[k], &c.dec.tk)
 	}
 	return hdrs
 }
 
-// makeHeader returns the header of the share of the given index and key
-// share in the split whose common fields are ad, tagged under tk
-// (tagKey of the split's key).
-func makeHeader(ad *[adSize]byte, index int, keyShare []byte, tk *[32]byte) []byte {
-	h := make([]byte, headerSize)
-	copy(h, ad[:])
-	h[hdrIndex] = byte(index)
-	copy(h[hdrKeyShare:hdrTag], keyShare)
-	sealHeader(h, tk)
-	return h
-}
-
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the first 82 bytes of a share (the rest, if any, is not read). A
+// least the first 86 bytes of a share (the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size
-// is refreshed by rewriting 82 bytes per share.
+// is refreshed by rewriting 86 bytes per share.
 //
 // The new key shares are the old ones plus the values at their x
 // coordinates (index+1) of a uniformly random polynomial of degree below
@@ -449,147 +437,80 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 		ins[i] = &shareIn{pos: i}
 		ins[i].hdr, ins[i].why = parseHeader(s)
 	}
+	c, err := openSplit(ins, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer c.release()
 	r := newRandom()
 	defer r.release()
-	return refreshHeaders(ins, r)
+	return c.refresh(r)
 }
 
 // RefreshSSMS is [RefreshSSMSHeaders] for whole shares, read from shares,
-// that checks the key shares against the key first: it reads every share's
-// header and its record of the first chunk, and opens that chunk as
-// [CombineSSMS] does, which interpolates the key and checks every key share
-// against it. Every share must be good: one found bad in the header or the
-// first chunk is refused, named in a [*CombineError], and nothing is
-// refreshed. It returns the new headers, in the order of shares; the rest of
-// each share is unchanged, and only its first chunk was read (the other
-// records are not checked). The first chunk's plaintext is computed in
-// scratch memory and cleared.
+// that checks every share whole first: it reads each share's every record
+// and opens every chunk, as [CombineSSMS] does, and refuses the refresh if
+// any share is found bad. It returns the new headers, in the order of
+// shares; the rest of each share is unchanged. Each chunk's plaintext is
+// computed in scratch memory and cleared.
 func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
-	ins := streamIns(shares, "RefreshSSMS")
-	c, err := newCombiner(ins, nil)
+	c, err := openSplit(streamIns(shares, "RefreshSSMS"), nil)
 	if err != nil {
 		return nil, err
 	}
-	out, err := c.chunk(nil)
-	clear(out[:cap(out)])
-	c.release()
-	if err != nil {
-		return nil, err
-	}
-	c.markCopies()
-	if bad := c.badShares(); len(bad) > 0 {
-		return nil, &CombineError{Err: errRefreshBad, Bad: bad, Good: c.good(), Needed: c.h.threshold}
+	defer c.release()
+	var plain []byte
+	defer func() { clear(plain[:cap(plain)]) }()
+	for !c.done {
+		out, err := c.chunk(plain[:0])
+		clear(out[:cap(out)])
+		plain = out[:0]
+		if err != nil {
+			return nil, err
+		}
 	}
 	r := newRandom()
 	defer r.release()
-	return refreshHeaders(ins, r)
+	return c.refresh(r)
 }
 
-// refreshHeaders is RefreshSSMSHeaders on the parsed headers of ins, with
-// randomness from rng.
-func refreshHeaders(ins []*shareIn, rng io.Reader) ([][]byte, error) {
-	var ids []SplitID
-	byID := make(map[SplitID][]*shareIn)
-	for _, s := range ins {
-		if s.hdr != nil {
-			if byID[s.hdr.id] == nil {
-				ids = append(ids, s.hdr.id)
-			}
-			byID[s.hdr.id] = append(byID[s.hdr.id], s)
+// refresh returns the headers of the next generation of every share given
+// to c, in their order: refused, with a [*CombineError], if any share is
+// bad or an index is given twice. The new key shares are the old ones plus
+// the values of a random polynomial with constant term 0 (refresh); the
+// headers are tagged under the split's key, which is unchanged, and so is
+// the split ID.
+func (c *combiner) refresh(rng io.Reader) ([][]byte, error) {
+	for i := 1; i < len(c.live); i++ {
+		if c.live[i].hdr.index == c.live[i-1].hdr.index {
+			c.live[i].why = Duplicate
 		}
 	}
-	if len(ids) > 1 {
-		e := &CombineError{Err: ErrMixedSplits}
-		for _, id := range ids {
-			sp := SplitShares{ID: id, Threshold: byID[id][0].hdr.threshold}
-			for _, s := range byID[id] {
-				sp.Positions = append(sp.Positions, s.pos)
-			}
-			e.Splits = append(e.Splits, sp)
-		}
-		e.Bad = (&combiner{all: ins}).badShares()
-		return nil, e
-	}
-	if len(ids) == 0 {
-		return nil, &CombineError{Err: ErrNotEnoughShares, Bad: (&combiner{all: ins}).badShares()}
-	}
-	// The parameters of the largest group are the split's; an index given
-	// twice is a duplicate.
-	groups := groupByParams(byID[ids[0]])
-	var seen [maxIndex + 1]bool
-	for gi, g := range groups {
-		for _, s := range g {
-			switch {
-			case gi > 0:
-				s.why = Inconsistent
-			case seen[s.hdr.index]:
-				s.why = Duplicate
-			}
-			seen[s.hdr.index] = true
+	c.drop()
+	why := errRefreshBad
+	for _, s := range c.all {
+		if s.why == Inconsistent || s.why == Forged {
+			why = ErrInconsistentShares
 		}
 	}
-	t := groups[0][0].hdr.threshold
-	good := 0
-	for _, s := range ins {
-		if s.why == 0 {
-			good++
-		}
+	if len(c.live) < len(c.all) {
+		return nil, c.fail(why)
 	}
-	fail := func(err error) error {
-		return &CombineError{Err: err, Bad: (&combiner{all: ins}).badShares(), Good: good, Needed: t}
+	if c.h.gen == maxGeneration {
+		return nil, errors.New("shamir: the split was refreshed 2^32−1 times: reshare it")
 	}
-	if good < len(ins) {
-		return nil, fail(errRefreshBad)
-	}
-	if good < t {
-		return nil, fail(ErrNotEnoughShares)
-	}
-	xs := make([]byte, len(ins))
-	ys := make([][]byte, len(ins))
-	for i, s := range ins {
+	xs := make([]byte, len(c.live))
+	ys := make([][]byte, len(c.live))
+	for i, s := range c.live {
 		xs[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
 	}
-	bad, ok := findBad(xs, ys, t)
-	if !ok || len(bad) > 0 {
-		for _, i := range bad {
-			ins[i].why = Inconsistent
-		}
-		good -= len(bad)
-		return nil, fail(ErrInconsistentShares)
-	}
-	// The key, from the first threshold key shares, and the key of the
-	// tags: each header's tag must hold under it. A forged key share
-	// makes the key wrong, and then no tag holds; a forger without the key
-	// cannot make one.
-	var key [keySize]byte
-	defer clear(key[:])
-	interpolate([][]byte{key[:]}, []byte{0}, xs[:t], ys[:t])
-	tk := tagKey(&key)
-	defer clear(tk[:])
-	for _, s := range ins {
-		if !tagHolds(s.hdr, &tk) {
-			s.why = Inconsistent
-			good--
-		}
-	}
-	if good < len(ins) {
-		if good == 0 {
-			// No tag holds: the key is wrong, and which key shares made
-			// it so cannot be told.
-			for _, s := range ins {
-				s.why = 0
-			}
-			good = len(ins)
-		}
-		return nil, fail(ErrInconsistentShares)
-	}
-	keys, err := refresh(xs, ys, t, rng)
+	keys, err := refresh(xs, ys, c.h.threshold, rng)
 	if err != nil {
 		return nil, err
 	}
-	hdrs := make([][]byte, len(ins))
-	for i, s := range ins {
-		hdrs[i] = makeHeader(&s.hdr.ad, s.hdr.index, keys[i][:keySize], &tk)
+	hdrs := make([][]byte, len(c.all))
+	for i, s := range c.live {
+		hdrs[s.pos] = makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize], &c.dec.tk)
 		clear(keys[i])
 	}
 	return hdrs, nil

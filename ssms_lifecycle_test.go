@@ -156,7 +156,7 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 	}
 	// With a spare share, it is named.
 	got, bad, err = recreateBoth(t, [][]byte{shares[0], forgedKey, shares[2], shares[3], shares[4]}, 5)
-	if err != nil || !slices.Equal(bad, []BadShare{{Position: 1, Reason: Inconsistent}}) || !bytes.Equal(got[0], shares[5]) {
+	if err != nil || !slices.Equal(bad, []BadShare{{Position: 1, Reason: Forged}}) || !bytes.Equal(got[0], shares[5]) {
 		t.Fatalf("forged key share with spares: %v, bad %v", err, bad)
 	}
 }
@@ -280,8 +280,11 @@ func TestRefreshSSMS(t *testing.T) {
 	for _, h := range [][][]byte{hs, hs2} {
 		fresh := refreshed(shares, h)
 		for i, s := range fresh {
-			if !bytes.Equal(s[:hdrKeyShare], shares[i][:hdrKeyShare]) || bytes.Equal(s[hdrKeyShare:hdrCRC], shares[i][hdrKeyShare:hdrCRC]) {
-				t.Fatalf("share %d: fields other than the key share changed, or it did not", i)
+			if !bytes.Equal(s[:hdrGeneration], shares[i][:hdrGeneration]) || bytes.Equal(s[hdrKeyShare:hdrCRC], shares[i][hdrKeyShare:hdrCRC]) {
+				t.Fatalf("share %d: fields other than the generation and key share changed, or the key share did not", i)
+			}
+			if info, err := InspectSSMS(s); err != nil || info.Generation != 1 {
+				t.Fatalf("share %d: generation %d, %v; want 1", i, info.Generation, err)
 			}
 		}
 		mixtures := 0
@@ -307,8 +310,11 @@ func TestRefreshSSMS(t *testing.T) {
 					t.Fatalf("mask %b: %v", mask, err)
 				}
 			default:
-				if err == nil || got != nil {
-					t.Fatalf("mask %b: old and new shares combined: %v", mask, err)
+				// Two generations: refused as two splits, each listed.
+				var ce *CombineError
+				if err == nil || got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrMixedSplits) || len(ce.Splits) != 2 ||
+					ce.Splits[0].Generation+ce.Splits[1].Generation != 1 {
+					t.Fatalf("mask %b: old and new shares: %v", mask, err)
 				}
 				mixtures++
 			}
@@ -348,7 +354,7 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 		bad     []BadShare
 	}{
 		{"forged key share", hdrs(shares[0], shares[1], forged, shares[3], shares[4]), ErrInconsistentShares,
-			[]BadShare{{Position: 2, Reason: Inconsistent}}},
+			[]BadShare{{Position: 2, Reason: Forged}}},
 		{"damaged", append(hdrs(shares[0], shares[2], shares[3]), damaged), errRefreshBad,
 			[]BadShare{{Position: 3, Reason: Damaged}}},
 		{"duplicate", hdrs(shares[0], shares[1], shares[2], shares[1]), errRefreshBad,
@@ -371,7 +377,7 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 	}
 	rs = []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][headerSize:]...)), bytes.NewReader(shares[4]), bytes.NewReader(shares[1])}
 	var ce *CombineError
-	if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Inconsistent}}) {
+	if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Errorf("RefreshSSMS with a forged key share and a spare: %v", err)
 	}
 }

@@ -180,13 +180,13 @@ func NewCombineReader(shares []io.Reader) (*CombineReader, error) {
 // NewCombineReaderSplit is [NewCombineReader] for the split id alone: the
 // shares of other splits among shares are reported with the reason
 // [OtherSplit].
-func NewCombineReaderSplit(shares []io.Reader, id SplitID) (*CombineReader, error) {
-	return newCombineReader(shares, &id)
+func NewCombineReaderSplit(shares []io.Reader, name SplitName) (*CombineReader, error) {
+	return newCombineReader(shares, &name)
 }
 
-func newCombineReader(shares []io.Reader, want *SplitID) (*CombineReader, error) {
+func newCombineReader(shares []io.Reader, want *SplitName) (*CombineReader, error) {
 	ins := streamIns(shares, "NewCombineReader")
-	c, err := newCombiner(ins, want)
+	c, err := openSplit(ins, want)
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func checkReasons(t *testing.T, bad []BadShare) []Reason {
 	t.Helper()
 	var why []Reason
 	for i, b := range bad {
-		if b.Reason < Inconsistent || b.Reason > Unreadable || b.Reason.String() == "" {
+		if b.Reason < Inconsistent || b.Reason > OtherGeneration || b.Reason.String() == "" {
 			t.Fatalf("share %d: reason %d is not one of the documented ones", b.Position, b.Reason)
 		}
 		if i > 0 && b.Position <= bad[i-1].Position {
@@ -509,7 +509,7 @@ func TestSSMSMixedSplits(t *testing.T) {
 		secret []byte
 		other  []int
 	}{{ida, a, []int{5, 6, 7}}, {idb, b, []int{0, 1, 2, 3, 4}}} {
-		got, bad, err := CombineSSMSSplit(given, c.id)
+		got, bad, err := CombineSSMSSplit(given, SplitName{ID: c.id})
 		var want []BadShare
 		for _, p := range c.other {
 			want = append(want, BadShare{Position: p, Reason: OtherSplit})
@@ -521,7 +521,7 @@ func TestSSMSMixedSplits(t *testing.T) {
 		for i, s := range given {
 			rs[i] = bytes.NewReader(s)
 		}
-		r, err := NewCombineReaderSplit(rs, c.id)
+		r, err := NewCombineReaderSplit(rs, SplitName{ID: c.id})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -530,12 +530,12 @@ func TestSSMSMixedSplits(t *testing.T) {
 		}
 	}
 	// A split named but absent: not enough shares.
-	if _, _, err := CombineSSMSSplit(given, SplitID{1}); !errors.Is(err, ErrNotEnoughShares) {
+	if _, _, err := CombineSSMSSplit(given, SplitName{ID: SplitID{1}}); !errors.Is(err, ErrNotEnoughShares) {
 		t.Errorf("CombineSSMSSplit of an absent split: %v", err)
 	}
 	// 4 shares of A (2 truncated) and 3 good of B, B named: B recovers.
 	mixed := [][]byte{sa[0][:100], sa[1], sa[2][:70], sa[3], sb[0], sb[1], sb[2]}
-	if got, _, err := CombineSSMSSplit(mixed, idb); err != nil || !bytes.Equal(got, b) {
+	if got, _, err := CombineSSMSSplit(mixed, SplitName{ID: idb}); err != nil || !bytes.Equal(got, b) {
 		t.Errorf("B named among 4 of A (2 truncated): %d bytes, %v", len(got), err)
 	}
 	// The same secret split twice is still two splits.
@@ -643,7 +643,8 @@ func TestSSMSErrors(t *testing.T) {
 		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), NotSSMS},
 		{good[0][:40], Truncated},
 		{mod(hdrVersion, 1, false), Unsupported},
-		{mod(hdrVersion, 3, true), Unsupported},
+		{mod(hdrVersion, 4, true), Unsupported},
+		{mod(hdrVersion, 2, true), Unsupported},
 		{mod(hdrAEAD, 9, true), Unsupported},
 		{mod(hdrAEAD, 9, false), Damaged},
 		{mod(hdrThreshold, 1, true), Damaged},
@@ -713,7 +714,7 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
-	// SplitSSMS's doc: an 82-byte header and at most 17 bytes per chunk (23
+	// SplitSSMS's doc: an 86-byte header and at most 17 bytes per chunk (23
 	// with AEAD 3) beyond 1/threshold of the secret.
 	for _, a := range []struct{ overhead, perChunk int }{{16, 17}, {aeadOverhead(aesGCMRandom), 23}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {
@@ -773,7 +774,9 @@ func TestSSMSReasons(t *testing.T) {
 	damaged := slices.Clone(s[1])
 	damaged[len(damaged)-10] ^= 1
 	forged := slices.Clone(s[2])
-	forge(forged, forgeable(forged)[0], 0x5a)
+	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's tag fails
+	altered := slices.Clone(s[2])
+	forge(altered, headerSize+4, 0x5a) // a fragment
 	for _, c := range []struct {
 		name   string
 		shares [][]byte
@@ -783,7 +786,8 @@ func TestSSMSReasons(t *testing.T) {
 		{"truncated", [][]byte{s[0], s[1][:len(s[1])-1], s[2], s[3]}, []Reason{Truncated}},
 		{"extended", [][]byte{s[0], append(slices.Clone(s[1]), 0), s[2], s[3]}, []Reason{Extended}},
 		{"not a share", [][]byte{s[0], []byte("hello, world"), s[2], s[3]}, []Reason{NotSSMS}},
-		{"inconsistent", [][]byte{s[0], s[1], forged, s[3], s[4]}, []Reason{Inconsistent}},
+		{"forged", [][]byte{s[0], s[1], forged, s[3], s[4]}, []Reason{Forged}},
+		{"inconsistent", [][]byte{s[0], s[1], altered, s[3], s[4]}, []Reason{Inconsistent}},
 		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []Reason{Damaged, Duplicate}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -791,7 +795,7 @@ func TestSSMSReasons(t *testing.T) {
 			// Without enough good shares, the error's message names the
 			// bad ones. (An extended share still serves, and a forged one
 			// among exactly threshold cannot be named.)
-			if c.name == "extended" || c.name == "inconsistent" {
+			if c.name == "extended" || c.name == "inconsistent" || c.name == "forged" {
 				return
 			}
 			_, _, err := CombineSSMS(c.shares[:3])

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -55,7 +56,10 @@ func parseRecipient(s string) (age.Recipient, error) {
 	case strings.HasPrefix(s, "age1"):
 		rs, err := age.ParseRecipients(strings.NewReader(s))
 		if err != nil {
-			return nil, errors.New(strings.TrimPrefix(err.Error(), "error at line 1: "))
+			// age quotes the whole key, 2,000 characters for a
+			// post-quantum one: its first characters name it.
+			msg := strings.TrimPrefix(err.Error(), "error at line 1: ")
+			return nil, errors.New(strings.ReplaceAll(msg, strconv.Quote(s), quote(shortKey(s))))
 		}
 		return rs[0], nil
 	case strings.HasPrefix(s, "AGE-SECRET-KEY-"):
@@ -142,6 +146,9 @@ func readHolders(values, files []string) ([]holder, error) {
 		if err := checkHolderName(h.name); err != nil {
 			return nil, fmt.Errorf("%s: %v", h.from, err)
 		}
+		if err := refuseAgeInFIPS(fmt.Sprintf("%s: %s's recipient %s", h.from, h.name, shortKey(h.recipient))); err != nil {
+			return nil, err
+		}
 		r, err := parseRecipient(h.recipient)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", h.from, err)
@@ -174,6 +181,9 @@ func readIdentities(paths []string) ([]age.Identity, error) {
 	for _, path := range paths {
 		if path == "-" {
 			return nil, usagef("-i -: give the identity file by its path (stdin is for shares)")
+		}
+		if err := refuseAgeInFIPS("-i " + quote(path)); err != nil {
+			return nil, err
 		}
 		f, err := os.Open(path)
 		if err != nil {
@@ -315,6 +325,11 @@ func (e *identityError) Unwrap() error { return e.err }
 // is another holder's: it is named in a note and not counted. keep says
 // that f stays open, to be read as an SSMS share.
 func (set *shareSet) addAge(f *os.File, br *bufio.Reader, head []byte, path, dir, where string, isShamir bool, decode string) (keep bool, err error) {
+	if fipsOnly() {
+		set.ageRefused++
+		set.ignored = append(set.ignored, problem{where, errAgeFIPS.Error()})
+		return false, nil
+	}
 	if len(set.ids) == 0 {
 		set.ignored = append(set.ignored, problem{where, "encrypted with age, and no identity was given: give yours with -i"})
 		return false, nil

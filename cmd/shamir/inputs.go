@@ -57,6 +57,10 @@ type shareSet struct {
 	notSSMS  []problem       // files named *.shamir that hold no shares
 	ignored  []problem       // inputs that hold no shares
 
+	// ageRefused counts the age files that FIPS 140-only mode kept
+	// closed.
+	ageRefused int
+
 	// threshold is the threshold of the Vault-format shares when the input
 	// says it (vault operator init's JSON does), and thresholdFrom says
 	// where it was read.
@@ -439,6 +443,10 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 		return false, nil
 	case len(set.notSSMS) > 0:
 		return true, nil
+	}
+	if set.ageRefused > 0 {
+		return false, fmt.Errorf("no shares among the inputs: %s encrypted with age, which FIPS 140-only mode (GODEBUG=fips140=only) cannot open",
+			count(set.ageRefused, "file is", "files are"))
 	}
 	return false, withHints(errors.New("no shares among the inputs"),
 		fmt.Sprintf("give share files, folders of them, or Vault-format shares on stdin; run \"shamir %s -h\" for how", cmd))

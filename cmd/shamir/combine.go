@@ -31,8 +31,10 @@ will do, and so will its -format=json output, whose unseal_threshold is then
 the threshold. Which format the shares are is told from the inputs that hold
 shares; inputs of both formats are an error that lists which is which. A
 file that holds no share (a README beside the shares, say) is ignored, with
-a note, and never counted; -decode says the shares are Vault-format text in
-that encoding, and nothing is told.
+a note, and never counted; a text has a say in the format only when every
+line of it could be a share, and one is long enough (5 bytes) to be told
+from a word: beside SSMS shares, any other text is a note. -decode says the
+shares are Vault-format text in that encoding, and nothing is told.
 
 Shares that are damaged, truncated, duplicated or from another secret are
 named, by file and line, and set aside; if enough good shares remain, the

@@ -55,6 +55,7 @@ type shareSet struct {
 	text     []textShare     // Vault-format shares, not yet decoded
 	textFrom []string        // the inputs that gave Vault-format shares, for messages
 	notSSMS  []problem       // files named *.shamir that hold no shares
+	mixed    []mixedText     // texts that are not all shares
 	ignored  []problem       // inputs that hold no shares
 
 	// ageRefused counts the age files that FIPS 140-only mode kept
@@ -295,10 +296,16 @@ func (set *shareSet) addText(r io.Reader, where string, isShamir bool, decode st
 		set.noShares(where, isShamir, err.Error())
 		return nil
 	}
-	n := 0
+	n, long, why := 0, 0, ""
 	for _, s := range shares {
-		if decodesAsShare(s.token, decode) {
+		switch size := shareSize(s.token, decode); {
+		case size >= minVotingShare || decode != "" && size > 0:
+			long++
+			fallthrough
+		case size > 0:
 			n++
+		case why == "":
+			why = "a note: " + strings.TrimPrefix(s.where, where+" ") + " is no share"
 		}
 	}
 	if n == 0 {
@@ -317,9 +324,27 @@ func (set *shareSet) addText(r io.Reader, where string, isShamir bool, decode st
 		}
 		set.threshold, set.thresholdFrom = t, from
 	}
+	if why == "" && long == 0 {
+		why = "a note: " + count(n, "line") + ", too short to be told from words beside SSMS shares"
+	}
+	if why != "" {
+		// A note, perhaps, which has no say in the format (see
+		// decideFormat).
+		set.mixed = append(set.mixed, mixedText{where, why, shares})
+		return nil
+	}
 	set.text = append(set.text, shares...)
 	set.textFrom = append(set.textFrom, fmt.Sprintf("%s (%s)", where, count(len(shares), "share")))
 	return nil
+}
+
+// A mixedText is a text that could be Vault-format shares, but may be a
+// note: some of its lines cannot be shares, or none is long enough to be
+// told from a word.
+type mixedText struct {
+	where  string
+	why    string // why it may be a note
+	shares []textShare
 }
 
 // addStdin adds the shares on stdin: typed on a terminal, one per line, or
@@ -423,6 +448,19 @@ func noteIgnored(w io.Writer, ignored []problem) {
 // Vault-format ones, from the inputs that hold shares. Inputs of both
 // formats are an error that lists which is which.
 func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
+	// A text that may be a note is a note beside SSMS shares, and never
+	// a vote for the Vault format; alone, or beside other Vault-format
+	// shares, its lines are shares, and those that are not are named as
+	// bad ones (a stray line in a file of keys).
+	for _, m := range set.mixed {
+		if len(set.ssms) > 0 {
+			set.ignored = append(set.ignored, problem{m.where, "not a share file (" + m.why + ")"})
+			continue
+		}
+		set.text = append(set.text, m.shares...)
+		set.textFrom = append(set.textFrom, fmt.Sprintf("%s (%s)", m.where, count(len(m.shares), "line")))
+	}
+	set.mixed = nil
 	switch {
 	case len(set.ssms) > 0 && len(set.text) > 0:
 		var files []string

@@ -14,13 +14,12 @@ import (
 	"filippo.io/age"
 	"filippo.io/age/agessh"
 	"filippo.io/age/armor"
-	"github.com/gf256/shamir"
 	"golang.org/x/crypto/ssh"
 )
 
 // This file encrypts shares to the people who hold them, with age
-// (age-encryption.org), and decrypts them with the identities given to
-// combine and verify. Recipients and identities are parsed by age's own
+// (age-encryption.org), and reads the identities given to combine and
+// verify, with which classify.go decrypts them. Recipients and identities are parsed by age's own
 // packages: native age1… keys (X25519, and age1pq1… post-quantum hybrid
 // keys) by package age, SSH public and private keys by agessh, so that
 // whatever age -r and age -i accept for these kinds, shamir accepts.
@@ -319,54 +318,3 @@ type identityError struct{ err error }
 
 func (e *identityError) Error() string { return e.err.Error() }
 func (e *identityError) Unwrap() error { return e.err }
-
-// addAge adds the share in an age-encrypted file, open as f and read
-// through br, if an identity given with -i opens it. One that none opens
-// is another holder's: it is named in a note and not counted. keep says
-// that f stays open, to be read as an SSMS share.
-func (set *shareSet) addAge(f *os.File, br *bufio.Reader, head []byte, path, dir, where string, isShamir bool, decode string) (keep bool, err error) {
-	if fipsOnly() {
-		set.ageRefused++
-		set.ignored = append(set.ignored, problem{where, errAgeFIPS.Error()})
-		return false, nil
-	}
-	if len(set.ids) == 0 {
-		set.ignored = append(set.ignored, problem{where, "encrypted with age, and no identity was given: give yours with -i"})
-		return false, nil
-	}
-	var r io.Reader = br
-	if !bytes.HasPrefix(head, []byte(ageHeader)) {
-		r = armor.NewReader(br)
-	}
-	d, err := age.Decrypt(r, set.ids...)
-	if err != nil {
-		var nm *age.NoIdentityMatchError
-		var ie *identityError
-		switch {
-		case errors.As(err, &ie):
-			return false, ie
-		case errors.As(err, &nm):
-			set.ignored = append(set.ignored, problem{where, "not ours: encrypted to another holder, none of the identities given (-i) opens it"})
-		default:
-			set.noShares(where, isShamir, "encrypted with age, but cannot be decrypted: "+err.Error())
-		}
-		return false, nil
-	}
-	dbr := bufio.NewReaderSize(d, copyBufSize)
-	inner, err := dbr.Peek(sniffLen)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		set.noShares(where, isShamir, "encrypted with age, but cannot be decrypted: "+err.Error())
-		return false, nil
-	}
-	switch {
-	case shamir.IsSSMS(inner) && decode == "":
-		set.addSSMS(&ssmsShare{where: where, path: path, dir: dir, r: dbr, f: f, size: -1}, inner)
-		return true, nil
-	case isPaperText(string(inner)):
-		return false, set.addPaperText(dbr, where, decode)
-	case len(inner) > 0 && isText(inner):
-		return false, set.addText(dbr, where, isShamir, decode)
-	}
-	set.noShares(where, isShamir, "encrypted with age, but what it holds is no share")
-	return false, nil
-}

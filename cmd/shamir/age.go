@@ -245,14 +245,6 @@ func sshIdentity(path string, pem []byte) (age.Identity, error) {
 	return id, nil
 }
 
-// askPassphrase asks for a passphrase on the terminal, without echo.
-func askPassphrase(prompt string) ([]byte, error) {
-	if !isTerminal(os.Stdin) {
-		return nil, errors.New("its passphrase can only be typed on a terminal, and stdin is not one")
-	}
-	return readHidden(prompt)
-}
-
 // A lockedIdentity is an identity file encrypted with a passphrase (age -p
 // key.txt > key.age). It asks for the passphrase the first time a share
 // needs it, and keeps the identities it unlocked for the others.

@@ -79,8 +79,9 @@ Flags:
 	                     digits will do), when the shares are of several
 	-i, -identity FILE   an age identity file, as age -d -i takes it: age
 	                     keys (age-keygen), such a file encrypted with a
-	                     passphrase (age -p; asked for without echo), or
-	                     an SSH private key (may be repeated)
+	                     passphrase (age -p), or an SSH private key (may be
+	                     repeated); a passphrase is asked for on the
+	                     terminal (/dev/tty), without echo, whatever stdin is
 	-encode ENCODING     write the secret as one line of base64 or hex text
 	-f, -force           overwrite FILE
 	-q, -quiet           no progress bar, notes or summary (warnings and

@@ -85,29 +85,24 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 	var errs []error
 	usedStdin := false
 	for _, arg := range args {
+		var err error
 		if arg == "-" {
 			if usedStdin {
 				set.close()
 				return nil, usagef(`"-" (stdin) given twice`)
 			}
 			usedStdin = true
-			if err := set.addStdin(); err != nil {
-				errs = append(errs, err)
-			}
-			continue
+			err = set.addStdin()
+		} else {
+			err = set.addArg(arg)
 		}
-		fi, err := os.Stat(arg)
-		switch {
-		case err != nil:
-			errs = append(errs, argError(arg, err))
-		case fi.IsDir():
-			if err := set.addFolder(arg); err != nil {
-				errs = append(errs, err)
-			}
-		default:
-			if err := set.addFile(arg, "", fi); err != nil {
-				errs = append(errs, err)
-			}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		// An identity that cannot be unlocked (a wrong passphrase)
+		// would fail every other input the same way: said once.
+		if ie := (*identityError)(nil); errors.As(err, &ie) {
+			break
 		}
 	}
 	if len(values) > 0 {
@@ -121,6 +116,18 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 		return nil, joinErrors(errs)
 	}
 	return set, nil
+}
+
+// addArg adds the shares in the file or folder arg.
+func (set *shareSet) addArg(arg string) error {
+	fi, err := os.Stat(arg)
+	switch {
+	case err != nil:
+		return argError(arg, err)
+	case fi.IsDir():
+		return set.addFolder(arg)
+	}
+	return set.addFile(arg, "", fi)
 }
 
 // argError explains why an argument cannot be read.

@@ -41,7 +41,7 @@ show shamir split -n 3 -t 2 -o empty /dev/null || true
 
 cd - >/dev/null
 show cat testdata/cli/vault-unseal-keys.txt
-show "$d/shamir" combine -t 3 -encode hex testdata/cli/vault-unseal-keys.txt
+show shamir combine -t 3 -encode hex testdata/cli/vault-unseal-keys.txt
 printf '\n$ head -3 testdata/cli/vault-unseal-keys.txt | shamir combine -t 3 -encode hex\n'
-head -3 testdata/cli/vault-unseal-keys.txt | "$d/shamir" combine -t 3 -encode hex 2>&1
+head -3 testdata/cli/vault-unseal-keys.txt | shamir combine -t 3 -encode hex 2>&1
 printf '\nthe key Vault split:\n%s\n' "$(cat testdata/cli/vault-unseal-key.hex)"

@@ -94,6 +94,15 @@ GODEBUG=fips140=on go test -count=1 .
 step "native, GODEBUG=fips140=only"
 GODEBUG=fips140=only go test -count=1 .
 
+# example.sh runs as the README shows it, and no command line it prints
+# names its temporary folder (issue 19).
+step "example.sh"
+example=$(bash example.sh 2>&1)
+if grep -E '^\$ .*(/tmp|tmp\.)' <<<"$example"; then
+	echo "example.sh prints a temporary path in a command line" >&2
+	exit 1
+fi
+
 step "native, race detector"
 go test -race -short -count=1 ./...
 cmdmod go test -race -short -count=1 ./...

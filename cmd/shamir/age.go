@@ -7,19 +7,19 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"filippo.io/age"
 	"filippo.io/age/agessh"
 	"filippo.io/age/armor"
-	"github.com/gf256/shamir"
 	"golang.org/x/crypto/ssh"
 )
 
 // This file encrypts shares to the people who hold them, with age
-// (age-encryption.org), and decrypts them with the identities given to
-// combine and verify. Recipients and identities are parsed by age's own
+// (age-encryption.org), and reads the identities given to combine and
+// verify, with which classify.go decrypts them. Recipients and identities are parsed by age's own
 // packages: native age1… keys (X25519, and age1pq1… post-quantum hybrid
 // keys) by package age, SSH public and private keys by agessh, so that
 // whatever age -r and age -i accept for these kinds, shamir accepts.
@@ -55,7 +55,10 @@ func parseRecipient(s string) (age.Recipient, error) {
 	case strings.HasPrefix(s, "age1"):
 		rs, err := age.ParseRecipients(strings.NewReader(s))
 		if err != nil {
-			return nil, errors.New(strings.TrimPrefix(err.Error(), "error at line 1: "))
+			// age quotes the whole key, 2,000 characters for a
+			// post-quantum one: its first characters name it.
+			msg := strings.TrimPrefix(err.Error(), "error at line 1: ")
+			return nil, errors.New(strings.ReplaceAll(msg, strconv.Quote(s), quote(shortKey(s))))
 		}
 		return rs[0], nil
 	case strings.HasPrefix(s, "AGE-SECRET-KEY-"):
@@ -142,6 +145,9 @@ func readHolders(values, files []string) ([]holder, error) {
 		if err := checkHolderName(h.name); err != nil {
 			return nil, fmt.Errorf("%s: %v", h.from, err)
 		}
+		if err := refuseAgeInFIPS(fmt.Sprintf("%s: %s's recipient %s", h.from, h.name, shortKey(h.recipient))); err != nil {
+			return nil, err
+		}
 		r, err := parseRecipient(h.recipient)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", h.from, err)
@@ -174,6 +180,9 @@ func readIdentities(paths []string) ([]age.Identity, error) {
 	for _, path := range paths {
 		if path == "-" {
 			return nil, usagef("-i -: give the identity file by its path (stdin is for shares)")
+		}
+		if err := refuseAgeInFIPS("-i " + quote(path)); err != nil {
+			return nil, err
 		}
 		f, err := os.Open(path)
 		if err != nil {
@@ -234,14 +243,6 @@ func sshIdentity(path string, pem []byte) (age.Identity, error) {
 		return nil, fmt.Errorf("%s: not an SSH private key age can use: %v", quote(path), err)
 	}
 	return id, nil
-}
-
-// askPassphrase asks for a passphrase on the terminal, without echo.
-func askPassphrase(prompt string) ([]byte, error) {
-	if !isTerminal(os.Stdin) {
-		return nil, errors.New("its passphrase can only be typed on a terminal, and stdin is not one")
-	}
-	return readHidden(prompt)
 }
 
 // A lockedIdentity is an identity file encrypted with a passphrase (age -p
@@ -309,49 +310,3 @@ type identityError struct{ err error }
 
 func (e *identityError) Error() string { return e.err.Error() }
 func (e *identityError) Unwrap() error { return e.err }
-
-// addAge adds the share in an age-encrypted file, open as f and read
-// through br, if an identity given with -i opens it. One that none opens
-// is another holder's: it is named in a note and not counted. keep says
-// that f stays open, to be read as an SSMS share.
-func (set *shareSet) addAge(f *os.File, br *bufio.Reader, head []byte, path, dir, where string, isShamir bool, decode string) (keep bool, err error) {
-	if len(set.ids) == 0 {
-		set.ignored = append(set.ignored, problem{where, "encrypted with age, and no identity was given: give yours with -i"})
-		return false, nil
-	}
-	var r io.Reader = br
-	if !bytes.HasPrefix(head, []byte(ageHeader)) {
-		r = armor.NewReader(br)
-	}
-	d, err := age.Decrypt(r, set.ids...)
-	if err != nil {
-		var nm *age.NoIdentityMatchError
-		var ie *identityError
-		switch {
-		case errors.As(err, &ie):
-			return false, ie
-		case errors.As(err, &nm):
-			set.ignored = append(set.ignored, problem{where, "not ours: encrypted to another holder, none of the identities given (-i) opens it"})
-		default:
-			set.noShares(where, isShamir, "encrypted with age, but cannot be decrypted: "+err.Error())
-		}
-		return false, nil
-	}
-	dbr := bufio.NewReaderSize(d, copyBufSize)
-	inner, err := dbr.Peek(sniffLen)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		set.noShares(where, isShamir, "encrypted with age, but cannot be decrypted: "+err.Error())
-		return false, nil
-	}
-	switch {
-	case shamir.IsSSMS(inner) && decode == "":
-		set.addSSMS(&ssmsShare{where: where, path: path, dir: dir, r: dbr, f: f, size: -1}, inner)
-		return true, nil
-	case isPaperText(string(inner)):
-		return false, set.addPaperText(dbr, where, decode)
-	case len(inner) > 0 && isText(inner):
-		return false, set.addText(dbr, where, isShamir, decode)
-	}
-	set.noShares(where, isShamir, "encrypted with age, but what it holds is no share")
-	return false, nil
-}

@@ -31,8 +31,10 @@ will do, and so will its -format=json output, whose unseal_threshold is then
 the threshold. Which format the shares are is told from the inputs that hold
 shares; inputs of both formats are an error that lists which is which. A
 file that holds no share (a README beside the shares, say) is ignored, with
-a note, and never counted; -decode says the shares are Vault-format text in
-that encoding, and nothing is told.
+a note, and never counted; a text has a say in the format only when every
+line of it could be a share, and one is long enough (5 bytes) to be told
+from a word: beside SSMS shares, any other text is a note. -decode says the
+shares are Vault-format text in that encoding, and nothing is told.
 
 Shares that are damaged, truncated, duplicated or from another secret are
 named, by file and line, and set aside; if enough good shares remain, the
@@ -63,23 +65,15 @@ removes the file it had begun to write; a signal that was ignored when
 combine started (as under nohup) stays ignored.
 
 Flags:
-	-o, -out FILE        write the secret to FILE (mode 0600, written whole
+	-o, -output FILE     write the secret to FILE (mode 0600, written whole
 	                     or not at all) instead of stdout; if FILE is a
 	                     folder, into it, under the name the share files
 	                     carry; "-" is stdout, even a terminal
 	-t, -threshold T     the threshold of Vault-format shares, to check them
 	                     (SSMS shares record theirs)
-	-decode ENCODING     the shares are Vault-format text in ENCODING,
-	                     base64 or hex
-	-share SHARE         a Vault-format share itself (may be repeated);
-	                     other users can read it in ps: prefer stdin
-	-split ID            recover the SSMS split with this ID (its first
+` + shareFlagsHelp + `	-split ID            recover the SSMS split with this ID (its first
 	                     digits will do), when the shares are of several
-	-i, -identity FILE   an age identity file, as age -d -i takes it: age
-	                     keys (age-keygen), such a file encrypted with a
-	                     passphrase (age -p; asked for without echo), or
-	                     an SSH private key (may be repeated)
-	-encode ENCODING     write the secret as one line of base64 or hex text
+` + identityFlagHelp + `	-encode ENCODING     write the secret as one line of base64 or hex text
 	-f, -force           overwrite FILE
 	-q, -quiet           no progress bar, notes or summary (warnings and
 	                     errors still show)
@@ -108,7 +102,7 @@ func runCombine(args []string) error {
 		encode = &choice{"", []string{encBase64, encHex}}
 	)
 	rf.register(fs)
-	stringFlag(fs, &out, "o", "out")
+	stringFlag(fs, &out, "o", "output", "out")
 	boolFlag(fs, &force, "f", "force")
 	valueFlag(fs, encode, "encode")
 	set, err := rf.gather(fs, args)
@@ -202,7 +196,7 @@ func combineText(set *shareSet, enc string, t threshold, opts outputOptions) err
 	}
 	reportBad(os.Stderr, bad)
 	if err != nil {
-		return explainCombineError(err, t, len(good))
+		return explainCombineError(err, t, len(good), len(bad))
 	}
 	defer zero(secret)
 	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
@@ -236,10 +230,21 @@ func summarize(used int, bad []problem, opts outputOptions) {
 	}
 }
 
-// explainCombineError turns the library's errors into advice.
-func explainCombineError(err error, t threshold, n int) error {
+// explainCombineError turns the library's errors about n shares into
+// advice; listed is how many other shares were named as bad before.
+func explainCombineError(err error, t threshold, n, listed int) error {
 	if errors.Is(err, shamir.ErrInconsistentShares) {
-		return withHints(fmt.Errorf("%w: %s, %s", err, count(n, "share"), t),
+		// The shares named bad are not among those that disagree:
+		// "which are bad cannot be told" is said of the others.
+		subject := "the " + count(n, "share")
+		if listed > 0 {
+			subject = "the other " + count(n, "share")
+		}
+		reason := fmt.Sprintf("more than %d of them are bad", (n-t.t)/2)
+		if n-t.t < 2 {
+			reason = pick(n == t.t+1, "one spare share shows that a share is bad, not which", "there is no spare share")
+		}
+		return withHints(fmt.Errorf("%s disagree, and which are bad cannot be told: %s, or %s is not the threshold they were made with", subject, reason, t),
 			"add shares, or check that "+t.String()+" is the threshold they were made with")
 	}
 	return err

@@ -22,9 +22,11 @@ import (
 //	                    to make
 //	-inuse X[,X...]     extend: the x coordinates of shares not given
 //	-k, -count K        extend: the number of new shares
-//	-o, -out PATH       where the output goes; "-" is stdout where one stream
+//	-o, -output PATH    where the output goes; "-" is stdout where one stream
 //	                    is written (combine, split -encode, and the
-//	                    lifecycle commands), refused elsewhere
+//	                    lifecycle commands), refused elsewhere (age
+//	                    spells it so; -out, as earlier versions did, is
+//	                    taken too)
 //	-encode ENCODING    what the command writes is text in ENCODING: split
 //	                    and the lifecycle commands write Vault-format
 //	                    shares, combine writes the secret
@@ -177,6 +179,22 @@ func valueFlag(fs *flag.FlagSet, v flag.Value, names ...string) {
 		fs.Var(v, n, "")
 	}
 }
+
+// shareFlagsHelp and identityFlagHelp are the help of flags that combine
+// and verify share, written once so that both print the same.
+const (
+	shareFlagsHelp = `	-decode ENCODING     the shares are Vault-format text in ENCODING,
+	                     base64 or hex
+	-share SHARE         a Vault-format share itself (may be repeated);
+	                     other users can read it in ps: prefer stdin
+`
+	identityFlagHelp = `	-i, -identity FILE   an age identity file, as age -d -i takes it: age
+	                     keys (age-keygen), such a file encrypted with a
+	                     passphrase (age -p), or an SSH private key (may be
+	                     repeated); a passphrase is asked for on the
+	                     terminal (/dev/tty), without echo, whatever stdin is
+`
+)
 
 // readFlags are the flags of the commands that read shares, combine and
 // verify.

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,13 +24,12 @@ import (
 // -share, never from arguments, where every user of the machine could read
 // them (ps). A path that does not exist is an error.
 //
-// A file is an SSMS share when it starts as one does; it holds Vault-format
-// shares when it is text with lines that decode as shares. Any other file is
-// no share file: named or found in a folder, it is ignored with a note and
-// never counted (except a file named *.shamir, which is taken for a damaged
-// SSMS share). Which format the shares are is decided by the inputs that hold
-// shares only, and inputs of both formats are an error that lists which is
-// which.
+// What each input holds is told by the classifier (classify.go); this file
+// files what it found. An input that holds no share is ignored with a note
+// and never counted (except a file named *.shamir, which is taken for a
+// damaged SSMS share). Which format the shares are is decided by the inputs
+// that hold shares only, a text that may be a note having no say, and
+// inputs of both formats are an error that lists which is which.
 
 // An ssmsShare is an SSMS share to read, open: a file, or stdin.
 type ssmsShare struct {
@@ -55,7 +56,12 @@ type shareSet struct {
 	text     []textShare     // Vault-format shares, not yet decoded
 	textFrom []string        // the inputs that gave Vault-format shares, for messages
 	notSSMS  []problem       // files named *.shamir that hold no shares
+	mixed    []mixedText     // texts that are not all shares
 	ignored  []problem       // inputs that hold no shares
+
+	// ageRefused counts the age files that FIPS 140-only mode kept
+	// closed.
+	ageRefused int
 
 	// threshold is the threshold of the Vault-format shares when the input
 	// says it (vault operator init's JSON does), and thresholdFrom says
@@ -65,46 +71,38 @@ type shareSet struct {
 
 	seen []os.FileInfo // the files added, to add each once
 
-	ids []age.Identity // the identities of -i, for shares encrypted with age
+	classifier
 }
-
-// sniffLen is how much of a file is read to tell what it holds.
-const sniffLen = 512
 
 // gatherShares resolves the arguments of combine or verify (paths, or "-"
 // for stdin) and the values of -share into shares. decode, when not empty,
 // says that the shares are Vault-format text in that encoding.
 func gatherShares(args, values []string, decode string, ids []age.Identity) (*shareSet, error) {
-	set := &shareSet{ids: ids}
+	set := &shareSet{classifier: classifier{decode: decode, ids: ids}}
 	if len(args) == 0 && len(values) == 0 {
 		args = []string{"-"}
 	}
 	var errs []error
 	usedStdin := false
 	for _, arg := range args {
+		var err error
 		if arg == "-" {
 			if usedStdin {
 				set.close()
 				return nil, usagef(`"-" (stdin) given twice`)
 			}
 			usedStdin = true
-			if err := set.addStdin(decode); err != nil {
-				errs = append(errs, err)
-			}
-			continue
+			err = set.addStdin()
+		} else {
+			err = set.addArg(arg)
 		}
-		fi, err := os.Stat(arg)
-		switch {
-		case err != nil:
-			errs = append(errs, argError(arg, err))
-		case fi.IsDir():
-			if err := set.addFolder(arg, decode); err != nil {
-				errs = append(errs, err)
-			}
-		default:
-			if err := set.addFile(arg, "", fi, decode); err != nil {
-				errs = append(errs, err)
-			}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		// An identity that cannot be unlocked (a wrong passphrase)
+		// would fail every other input the same way: said once.
+		if ie := (*identityError)(nil); errors.As(err, &ie) {
+			break
 		}
 	}
 	if len(values) > 0 {
@@ -118,6 +116,18 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 		return nil, joinErrors(errs)
 	}
 	return set, nil
+}
+
+// addArg adds the shares in the file or folder arg.
+func (set *shareSet) addArg(arg string) error {
+	fi, err := os.Stat(arg)
+	switch {
+	case err != nil:
+		return argError(arg, err)
+	case fi.IsDir():
+		return set.addFolder(arg)
+	}
+	return set.addFile(arg, "", fi)
 }
 
 // argError explains why an argument cannot be read.
@@ -144,7 +154,7 @@ func looksLikeShare(s string) bool {
 
 // addFolder adds the share files in the folder dir; the other files in it
 // are ignored, with a note. Subfolders are not searched.
-func (set *shareSet) addFolder(dir, decode string) error {
+func (set *shareSet) addFolder(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return fileError(err)
@@ -167,7 +177,7 @@ func (set *shareSet) addFolder(dir, decode string) error {
 			set.ignored = append(set.ignored, problem{quote(path), "not a regular file"})
 			continue
 		}
-		if err := set.addFile(path, dir, fi, decode); err != nil {
+		if err := set.addFile(path, dir, fi); err != nil {
 			return err
 		}
 	}
@@ -212,7 +222,7 @@ func secretName(path string) (string, bool) {
 
 // addFile adds the shares in the file at path, found in the folder dir ("" if
 // named itself), whose FileInfo is fi.
-func (set *shareSet) addFile(path, dir string, fi os.FileInfo, decode string) error {
+func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 	// The same file named twice, say by a folder and by its path, is
 	// one input.
 	for _, s := range set.seen {
@@ -221,51 +231,57 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo, decode string) er
 		}
 	}
 	set.seen = append(set.seen, fi)
-	where := quote(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return fileError(err)
 	}
-	br := bufio.NewReaderSize(f, copyBufSize)
-	head, err := br.Peek(sniffLen)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		f.Close()
-		return fmt.Errorf("reading %s: %v", where, unwrapPath(err))
+	size := int64(-1)
+	if fi.Mode().IsRegular() {
+		size = fi.Size()
 	}
-	isShamir := strings.HasSuffix(path, ".shamir")
+	in := input{where: quote(path), path: path, dir: dir, f: f, isShamir: strings.HasSuffix(path, ".shamir")}
+	c, err := set.classify(bufio.NewReaderSize(f, copyBufSize), in.where, size)
 	keep := false
-	defer func() {
-		if !keep {
-			f.Close()
-		}
-	}()
-	switch {
-	case len(head) == 0:
-		set.noShares(where, isShamir, "empty")
-	case shamir.IsSSMS(head) && decode == "":
-		keep = true
-		size := int64(-1)
-		if fi.Mode().IsRegular() {
-			size = fi.Size()
-		}
-		set.addSSMS(&ssmsShare{where: where, path: path, dir: dir, r: br, f: f, size: size}, head)
-	case shamir.IsSSMS(head):
-		set.ignored = append(set.ignored, problem{where, "an SSMS share file; -decode " + decode + " reads Vault-format shares"})
-	case isAgeFile(head):
-		keep, err = set.addAge(f, br, head, path, dir, where, isShamir, decode)
-		return err
-	case isImage(head):
-		return set.addImage(br, where, isShamir, decode)
-	case isText(head) && isPaperText(string(head)):
-		return set.addPaperText(br, where, decode)
-	case isManifest(head):
-		set.ignored = append(set.ignored, problem{where, "the manifest of a split (verify -manifest checks files against it)"})
-	case !isText(head):
-		set.noShares(where, isShamir, "neither an SSMS share nor text")
-	default:
-		return set.addText(br, where, isShamir, decode)
+	if err == nil {
+		keep, err = set.file(in, c)
 	}
-	return nil
+	if !keep {
+		f.Close()
+	}
+	return err
+}
+
+// An input is a file or stdin, as the share set files what it holds.
+type input struct {
+	where    string   // for messages: the quoted path, or "stdin"
+	path     string   // "" for stdin
+	dir      string   // the folder argument it was found in, if any
+	f        *os.File // nil for stdin
+	isShamir bool     // named *.shamir: holding no share, it is a bad one
+}
+
+// file files the content c of the input in. It reports whether in's file
+// stays open: it holds an SSMS share, to be read later.
+func (set *shareSet) file(in input, c content) (keep bool, err error) {
+	switch c.kind {
+	case kindNone:
+		set.noShares(in.where, in.isShamir, c.why)
+	case kindAside:
+		if c.fips {
+			set.ageRefused++
+		}
+		set.ignored = append(set.ignored, problem{in.where, c.why})
+	case kindSSMS:
+		set.addSSMS(&ssmsShare{where: in.where, path: in.path, dir: in.dir, r: c.r, f: in.f, size: c.size}, c.head)
+		return in.f != nil, nil
+	case kindText:
+		return false, set.addText(in.where, c.text)
+	case kindPaper:
+		for _, p := range c.paper {
+			set.addPaper(p)
+		}
+	}
+	return false, nil
 }
 
 // noShares records a file that holds no share.
@@ -284,43 +300,56 @@ func (set *shareSet) addSSMS(s *ssmsShare, head []byte) {
 	set.ssms = append(set.ssms, s)
 }
 
-// addText adds the Vault-format shares in the text r, from where.
-func (set *shareSet) addText(r io.Reader, where string, isShamir bool, decode string) error {
-	shares, t, field, err := readTextShares(r, where)
-	if err != nil {
-		set.noShares(where, isShamir, err.Error())
-		return nil
-	}
-	n := 0
-	for _, s := range shares {
-		if decodesAsShare(s.token, decode) {
-			n++
-		}
-	}
-	if n == 0 {
-		why := "no line is a share"
-		if decode != "" {
-			why = "no line is a " + decode + " share"
-		}
-		set.noShares(where, isShamir, why)
-		return nil
-	}
-	if t != 0 {
-		from := fmt.Sprintf("%s in %s", field, where)
-		if set.threshold != 0 && set.threshold != t {
-			return withHints(fmt.Errorf("the thresholds in the inputs differ: %d (%s) and %d (%s)", set.threshold, set.thresholdFrom, t, from),
+// addText adds the Vault-format shares of the text t, from where.
+func (set *shareSet) addText(where string, t *vaultText) error {
+	if t.threshold != 0 {
+		from := fmt.Sprintf("%s in %s", t.field, where)
+		if set.threshold != 0 && set.threshold != t.threshold {
+			return withHints(fmt.Errorf("the thresholds in the inputs differ: %d (%s) and %d (%s)", set.threshold, set.thresholdFrom, t.threshold, from),
 				"give the threshold with -t")
 		}
-		set.threshold, set.thresholdFrom = t, from
+		set.threshold, set.thresholdFrom = t.threshold, from
 	}
-	set.text = append(set.text, shares...)
-	set.textFrom = append(set.textFrom, fmt.Sprintf("%s (%s)", where, count(len(shares), "share")))
+	if t.note != "" {
+		// A note, perhaps, which has no say in the format (see
+		// decideFormat).
+		set.mixed = append(set.mixed, mixedText{where, t.note, t.shares, len(set.ignored), len(set.text), len(set.textFrom)})
+		return nil
+	}
+	set.text = append(set.text, t.shares...)
+	set.textFrom = append(set.textFrom, fmt.Sprintf("%s (%s)", where, count(len(t.shares), "share")))
 	return nil
+}
+
+// A mixedText is a text that could be Vault-format shares, but may be a
+// note: some of its lines cannot be shares, or none is long enough to be
+// told from a word.
+type mixedText struct {
+	where  string
+	why    string // why it may be a note
+	shares []textShare
+	// Its places among the inputs ignored, the shares and the inputs
+	// that gave them, to keep the inputs' order in messages.
+	at, textAt, fromAt int
+}
+
+// addPaper adds a share read from paper: an SSMS share, or a Vault-format
+// one. One that does not decode is a bad share.
+func (set *shareSet) addPaper(p paperPiece) {
+	switch {
+	case p.err != nil:
+		set.notSSMS = append(set.notSSMS, problem{p.where, "mistyped: " + p.err.Error()})
+	case p.ssms:
+		set.addSSMS(&ssmsShare{where: p.where, r: bufio.NewReader(bytes.NewReader(p.data)), size: int64(len(p.data))}, p.data)
+	default:
+		set.text = append(set.text, textShare{where: p.where, data: p.data})
+		set.textFrom = append(set.textFrom, p.where+" (paper)")
+	}
 }
 
 // addStdin adds the shares on stdin: typed on a terminal, one per line, or
 // piped: an SSMS share, or lines of text.
-func (set *shareSet) addStdin(decode string) error {
+func (set *shareSet) addStdin() error {
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(os.Stderr, "Type or paste the shares, one per line (they are not shown); an empty line ends.")
 		n := 0
@@ -336,14 +365,14 @@ func (set *shareSet) addStdin(decode string) error {
 			if tok == "" {
 				break
 			}
-			if isPaperText(tok) {
+			if isPaperShare(tok) {
 				// A share from paper spans lines: read them until
 				// it is whole.
 				tok, err = readPaperLines(tok)
 				if err != nil && !errors.Is(err, io.EOF) {
 					return fmt.Errorf("reading shares from the terminal: %v", err)
 				}
-				set.addPaperString(fmt.Sprintf("typed share %d", i), tok, decode)
+				set.addPaper(set.paperPiece(fmt.Sprintf("typed share %d", i), tok))
 				n++
 				if err != nil {
 					break
@@ -363,29 +392,12 @@ func (set *shareSet) addStdin(decode string) error {
 		}
 		return nil
 	}
-	br := bufio.NewReaderSize(os.Stdin, copyBufSize)
-	head, err := br.Peek(sniffLen)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return fmt.Errorf("reading stdin: %v", err)
-	}
-	switch {
-	case len(head) == 0:
-		set.ignored = append(set.ignored, problem{"stdin", "empty"})
-	case shamir.IsSSMS(head) && decode == "":
-		set.addSSMS(&ssmsShare{where: "stdin", r: br, size: -1}, head)
-	case isAgeFile(head):
-		_, err := set.addAge(nil, br, head, "", "", "stdin", false, decode)
+	c, err := set.classify(bufio.NewReaderSize(os.Stdin, copyBufSize), "stdin", -1)
+	if err != nil {
 		return err
-	case isImage(head):
-		return set.addImage(br, "stdin", false, decode)
-	case isText(head) && isPaperText(string(head)):
-		return set.addPaperText(br, "stdin", decode)
-	case !isText(head) && decode == "":
-		set.ignored = append(set.ignored, problem{"stdin", "not a share (neither an SSMS share nor text)"})
-	default:
-		return set.addText(br, "stdin", false, decode)
 	}
-	return nil
+	_, err = set.file(input{where: "stdin"}, c)
+	return err
 }
 
 // close closes the share files left open.
@@ -395,17 +407,6 @@ func (set *shareSet) close() {
 			s.f.Close()
 		}
 	}
-}
-
-// isText reports whether b, the start of a file, looks like text: no NUL
-// bytes or other control characters besides line ends and tabs.
-func isText(b []byte) bool {
-	for _, c := range b {
-		if c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }
 
 // noteIgnored prints a note for each input that holds no share.
@@ -419,6 +420,20 @@ func noteIgnored(w io.Writer, ignored []problem) {
 // Vault-format ones, from the inputs that hold shares. Inputs of both
 // formats are an error that lists which is which.
 func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
+	// A text that may be a note is a note beside SSMS shares, and never
+	// a vote for the Vault format; alone, or beside other Vault-format
+	// shares, its lines are shares, and those that are not are named as
+	// bad ones (a stray line in a file of keys).
+	for i := len(set.mixed) - 1; i >= 0; i-- { // last first, for m.at
+		m := set.mixed[i]
+		if len(set.ssms) > 0 {
+			set.ignored = slices.Insert(set.ignored, m.at, problem{m.where, "not a share file (" + m.why + ")"})
+			continue
+		}
+		set.text = slices.Insert(set.text, m.textAt, m.shares...)
+		set.textFrom = slices.Insert(set.textFrom, m.fromAt, fmt.Sprintf("%s (%s)", m.where, count(len(m.shares), "line")))
+	}
+	set.mixed = nil
 	switch {
 	case len(set.ssms) > 0 && len(set.text) > 0:
 		var files []string
@@ -439,6 +454,10 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 		return false, nil
 	case len(set.notSSMS) > 0:
 		return true, nil
+	}
+	if set.ageRefused > 0 {
+		return false, fmt.Errorf("no shares among the inputs: %s encrypted with age, which FIPS 140-only mode (GODEBUG=fips140=only) cannot open",
+			count(set.ageRefused, "file is", "files are"))
 	}
 	return false, withHints(errors.New("no shares among the inputs"),
 		fmt.Sprintf("give share files, folders of them, or Vault-format shares on stdin; run \"shamir %s -h\" for how", cmd))

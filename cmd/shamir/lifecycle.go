@@ -127,7 +127,7 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	fs := newFlagSet(c.name)
 	lc := &lifecycle{cmd: c, encode: &choice{"", []string{encBase64, encHex}}}
 	lc.rf.register(fs)
-	stringFlag(fs, &lc.out, "o", "out")
+	stringFlag(fs, &lc.out, "o", "output", "out")
 	boolFlag(fs, &lc.force, "f", "force")
 	valueFlag(fs, lc.encode, "encode")
 	c.flags(fs, lc)
@@ -252,7 +252,7 @@ func lifecycleError(cmd string, err error, good []textShare, t threshold) error 
 			"leave the bad "+pick(n == 1, "share", "shares")+" out, or replace "+pick(n == 1, "it", "them")+
 				" with what shamir recreate makes from the good ones, and run "+cmd+" again")
 	}
-	return explainCombineError(err, t, len(good))
+	return explainCombineError(err, t, len(good), 0)
 }
 
 // A shareOutput is where the new shares go, as split -encode writes them:
@@ -349,6 +349,19 @@ func xsOf(shares [][]byte) []byte {
 // Each command's definition follows: its help, its flags and the function
 // per format.
 
+// lifecycleFlags is the help of the flags the four commands share, written
+// once so that each prints the same.
+const lifecycleFlags = `	-o, -output FILE     write the shares to FILE instead of stdout; "-" is
+	                     stdout; SSMS share files: the folder for the new
+	                     files (default: the current folder)
+	-encode ENCODING     write the shares in base64 or hex (default: as read)
+	-decode ENCODING     the shares read are base64 or hex text
+	-share SHARE         a share itself (may be repeated); other users can
+	                     read it in ps: prefer stdin
+	-f, -force           overwrite FILE
+	-q, -quiet           no notes or summary
+`
+
 var cmdRecreate = &command{
 	name:  "recreate",
 	short: "make lost shares again, from threshold others",
@@ -407,16 +420,7 @@ Flags:
 	                     repeated)
 	-name NAME           SSMS share files: name the new ones
 	                     NAME.I-of-N.shamir (default: as the files read)
-	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
-	                     stdout; SSMS share files: the folder for the new
-	                     files (default: the current folder)
-	-encode ENCODING     write the shares in base64 or hex (default: as read)
-	-decode ENCODING     the shares read are base64 or hex text
-	-share SHARE         a share itself (may be repeated); other users can
-	                     read it in ps: prefer stdin
-	-f, -force           overwrite FILE
-	-q, -quiet           no notes or summary
-
+` + lifecycleFlags + `
 Examples:
 
 	shamir recreate -t 3 -x 5 other-keys.txt > key-at-5.txt
@@ -521,15 +525,7 @@ Flags:
 	                     which the new shares must not take
 	-x X[,X...]          make the new shares at these x coordinates instead
 	                     (as recreate does)
-	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
-	                     stdout
-	-encode ENCODING     write the shares in base64 or hex (default: as read)
-	-decode ENCODING     the shares read are base64 or hex text
-	-share SHARE         a share itself (may be repeated); other users can
-	                     read it in ps: prefer stdin
-	-f, -force           overwrite FILE
-	-q, -quiet           no notes or summary
-
+` + lifecycleFlags + `
 Examples:
 
 	shamir extend -t 3 -k 2 -inuse 96,54 three-keys.txt -o new-keys.txt
@@ -665,15 +661,7 @@ Flags:
 	                     files record it)
 	-n, -parts N         the number of shares of the split: refuse to
 	                     refresh any other number
-	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
-	                     stdout
-	-encode ENCODING     write the shares in base64 or hex (default: as read)
-	-decode ENCODING     the shares read are base64 or hex text
-	-share SHARE         a share itself (may be repeated); other users can
-	                     read it in ps: prefer stdin
-	-f, -force           overwrite FILE
-	-q, -quiet           no notes or summary
-
+` + lifecycleFlags + `
 Examples:
 
 	shamir refresh -t 3 -n 5 keys.txt -o new-keys.txt
@@ -764,15 +752,7 @@ Flags:
 	                     the number of new shares that recover the secret
 	-name NAME           SSMS share files: name the new ones
 	                     NAME.I-of-N.shamir (default: as the files read)
-	-o, -out FILE        write the shares to FILE instead of stdout; "-" is
-	                     stdout
-	-encode ENCODING     write the shares in base64 or hex (default: as read)
-	-decode ENCODING     the shares read are base64 or hex text
-	-share SHARE         a share itself (may be repeated); other users can
-	                     read it in ps: prefer stdin
-	-f, -force           overwrite FILE
-	-q, -quiet           no notes or summary
-
+` + lifecycleFlags + `
 Examples:
 
 	shamir reshare -t 3 -n 7 -newt 4 old-keys.txt -o new-keys.txt

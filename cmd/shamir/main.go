@@ -7,9 +7,13 @@
 //	shamir combine [flags] [PATH ... | -]
 //	shamir verify [flags] [PATH ... | -]
 //	shamir recreate -t T -x X[,X...] [flags] [PATH ... | -]
+//	shamir recreate -index I[,I...] [-o FOLDER] [flags] PATH ...
 //	shamir extend -t T -k COUNT [-inuse X[,X...]] [flags] [PATH ... | -]
+//	shamir extend -k COUNT [-n N] [-o FOLDER] [flags] PATH ...
 //	shamir refresh -t T [-n N] [flags] [PATH ... | -]
+//	shamir refresh [-n N] [-o FOLDER] [flags] PATH ...
 //	shamir reshare -t T -n N -newt NEWT [flags] [PATH ... | -]
+//	shamir reshare -n N -newt NEWT [-o FOLDER] [flags] PATH ...
 //	shamir version
 //
 // Shares come in two formats. SSMS share files (NAME.I-of-N.shamir), the
@@ -24,8 +28,9 @@
 // recreate, extend, refresh and reshare derive new shares from the shares
 // of a split, over its life: a lost share made again, shares for new
 // holders, every share re-randomized, a new number of shares or threshold.
-// They read shares as combine does and write Vault-format shares as split
-// -encode does; SSMS shares are not supported by them yet.
+// They read shares as combine does, and write shares of the format they
+// read: Vault-format shares as split -encode writes them, SSMS share files
+// into a folder (-o), as split writes them.
 //
 // Run "shamir help COMMAND" or "shamir COMMAND -h" for each command's flags.
 //

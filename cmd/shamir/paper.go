@@ -1,21 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/gf256/shamir"
 )
 
 // This file writes the paper copy of a share (a QR code as PNG and SVG, and
-// a printable HTML page with the code and the text form of papertext.go)
-// and reads shares back from pictures of the code and from the text typed.
+// a printable HTML page with the code and the text form of papertext.go),
+// and reads the lines of a share typed from paper; classify.go reads shares
+// back from pictures of the code and from text.
 
 // paperInfo is what a holder's page says besides the share.
 type paperInfo struct {
@@ -125,79 +122,6 @@ shares.</p>
 
 // paperTags finds the starts of paper shares in a text.
 var paperTags = regexp.MustCompile(`(?i)` + paperTag)
-
-// addPaperText adds the paper shares typed into the text r, one or several,
-// each starting with the tag.
-func (set *shareSet) addPaperText(r io.Reader, where, decode string) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxTextInput+1))
-	if err != nil {
-		set.ignored = append(set.ignored, problem{where, "reading it: " + unwrapPath(err).Error()})
-		return nil
-	}
-	if len(data) > maxTextInput {
-		set.ignored = append(set.ignored, problem{where, "more text than paper shares could be"})
-		return nil
-	}
-	locs := paperTags.FindAllIndex(data, -1)
-	for i, loc := range locs {
-		end := len(data)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		w := where
-		if len(locs) > 1 {
-			w = fmt.Sprintf("%s share %d", where, i+1)
-		}
-		set.addPaperString(w, string(data[loc[0]:end]), decode)
-	}
-	return nil
-}
-
-// addPaperString adds the paper share in text, from where.
-func (set *shareSet) addPaperString(where, text, decode string) {
-	b, err := parsePaperText(text)
-	if err != nil {
-		set.notSSMS = append(set.notSSMS, problem{where, "mistyped: " + err.Error()})
-		return
-	}
-	set.addShareBytes(where, b, decode)
-}
-
-// addShareBytes adds a share read from paper: an SSMS share, or a
-// Vault-format one.
-func (set *shareSet) addShareBytes(where string, b []byte, decode string) {
-	if shamir.IsSSMS(b) && decode == "" {
-		set.addSSMS(&ssmsShare{where: where, r: bufio.NewReader(bytes.NewReader(b)), size: int64(len(b))}, b)
-		return
-	}
-	set.text = append(set.text, textShare{where: where, data: b})
-	set.textFrom = append(set.textFrom, where+" (paper)")
-}
-
-// addImage adds the share in the QR code of a picture.
-func (set *shareSet) addImage(r io.Reader, where string, isShamir bool, decode string) error {
-	data, err := io.ReadAll(io.LimitReader(r, maxImageBytes+1))
-	if err != nil {
-		set.ignored = append(set.ignored, problem{where, "reading it: " + unwrapPath(err).Error()})
-		return nil
-	}
-	if len(data) > maxImageBytes {
-		set.noShares(where, isShamir, "a picture over 64 MiB")
-		return nil
-	}
-	text, err := readQR(data)
-	if err != nil {
-		set.noShares(where, isShamir, "a picture: "+err.Error())
-		return nil
-	}
-	if isPaperText(text) {
-		set.addPaperString(where, text, decode)
-		return nil
-	}
-	// A code made of a Vault-format share, as qrencode makes from an
-	// unseal key.
-	return set.addText(strings.NewReader(text), where, isShamir, decode)
-}
 
 // readPaperLines reads, without echo, the lines that follow the first line
 // of a share typed from paper, until the share is whole (its first group

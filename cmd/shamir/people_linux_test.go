@@ -5,7 +5,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"golang.org/x/crypto/ssh"
 )
 
 // TestTerminalPaperText types a share's paper text, line by line as it is
@@ -79,5 +82,60 @@ func TestTerminalPassphraseIdentity(t *testing.T) {
 	se.typeLine(`Passphrase for the identity file "key.age": `, "wrong")
 	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "wrong passphrase") {
 		t.Fatalf("combine with a wrong passphrase exited %d:\n%s", code, se.shown())
+	}
+}
+
+// TestTerminalPassphraseStdinRedirected gives combine a share on stdin, from
+// a file, and identities protected by a passphrase (an age -p identity file,
+// an SSH key): the passphrases are asked for on the session's terminal
+// (/dev/tty), as age asks for them, whatever stdin is. A wrong passphrase is
+// reported once.
+func TestTerminalPassphraseStdinRedirected(t *testing.T) {
+	dir := t.TempDir()
+	id, _ := age.GenerateX25519Identity()
+	sr, err := age.NewScryptRecipient("tr0ub4dor&3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr.SetWorkFactor(10)
+	var b bytes.Buffer
+	w, _ := age.Encrypt(&b, sr)
+	w.Write([]byte(id.String() + "\n"))
+	w.Close()
+	writeFile(t, dir, "key.age", b.Bytes())
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKeyWithPassphrase(priv, "", []byte("correct horse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "id_ed25519", pem.EncodeToMemory(block))
+	signer, _ := ssh.NewSignerFromKey(priv)
+	sshPub := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey())))
+	writeFile(t, dir, "pw", []byte("a password"))
+	must(t, runCmd(t, dir, nil, "split", "-t", "2", "-r", "me:"+id.Recipient().String(), "-r", "ssh:"+sshPub, "-o", "s", "pw"), "split")
+
+	stdin, err := os.Open(filepath.Join(dir, "s", "me.shamir.age"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	se := startSession(t, dir, false, false, true, stdin, "combine", "-i", "key.age", "-i", "id_ed25519", "-", "s/ssh.shamir.age", "-o", "out")
+	se.typeLine(`Passphrase for the identity file "key.age": `, "tr0ub4dor&3")
+	se.typeLine(`Passphrase for the SSH key "id_ed25519": `, "correct horse")
+	if code := se.wait(); code != 0 {
+		t.Fatalf("combine exited %d:\n%s", code, se.shown())
+	}
+	if strings.Contains(se.shown(), "tr0ub4dor") || strings.Contains(se.shown(), "correct horse") {
+		t.Fatalf("a passphrase was echoed:\n%s", se.shown())
+	}
+	checkSecret(t, filepath.Join(dir, "out"), []byte("a password"), false)
+
+	// A wrong passphrase: said once, however many shares it was to open.
+	stdin.Seek(0, 0)
+	se = startSession(t, dir, false, false, true, stdin, "combine", "-i", "key.age", "-", "s", "-o", "out2")
+	se.typeLine(`Passphrase for the identity file "key.age": `, "wrong")
+	code := se.wait()
+	if n := strings.Count(se.shown(), "wrong passphrase"); code != 1 || n != 1 {
+		t.Fatalf("combine with a wrong passphrase exited %d, saying so %d times:\n%s", code, n, se.shown())
 	}
 }

@@ -30,7 +30,8 @@ package main
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
 //
-// and the condition [missing:PROG], true when PROG is not on $PATH, for
+// and the conditions [purego], true when the command was built with -tags
+// purego (which FIPS 140-3 mode refuses), and [missing:PROG], true when PROG is not on $PATH, for
 // "[missing:age] skip": under CI a missing program is an error instead, so
 // that CI cannot pass by skipping (test.sh installs them).
 
@@ -287,6 +288,9 @@ func cmdSetq(ts *testscript.TestScript, neg bool, args []string) {
 
 // scriptCondition evaluates the scripts' own conditions.
 func scriptCondition(cond string) (bool, error) {
+	if cond == "purego" {
+		return puregoBuild, nil
+	}
 	prog, ok := strings.CutPrefix(cond, "missing:")
 	if !ok {
 		return false, fmt.Errorf("unknown condition %q", cond)

@@ -70,7 +70,7 @@ ignored when split started (as under nohup) stays ignored.
 Flags:
 	-n, -parts PARTS          the number of shares to make
 	-t, -threshold THRESHOLD  the number of shares that recover the secret
-	-o, -out PATH             SSMS shares: the folder for the share files
+	-o, -output PATH          SSMS shares: the folder for the share files
 	                          ("-" is refused: they are files); with -encode:
 	                          the file for the shares, or "-" for stdout
 	                          (the default)
@@ -127,7 +127,7 @@ func runSplit(args []string) error {
 	decode := &choice{"", []string{encBase64, encHex}}
 	intFlag(fs, &o.parts, "n", "parts")
 	intFlag(fs, &o.threshold, "t", "threshold")
-	stringFlag(fs, &o.out, "o", "out")
+	stringFlag(fs, &o.out, "o", "output", "out")
 	stringFlag(fs, &o.name, "name")
 	valueFlag(fs, encode, "encode")
 	valueFlag(fs, decode, "decode")

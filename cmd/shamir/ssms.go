@@ -322,7 +322,12 @@ func ssmsFailure(set *shareSet, err error) error {
 		return mixedSplits(set, ce.Splits)
 	}
 	msg := "the secret was not recovered"
-	if ce.Err != nil {
+	switch {
+	case errors.Is(ce.Err, shamir.ErrInconsistentShares):
+		// The shares named bad above are not among those that
+		// disagree: "which are bad cannot be told" is of the others.
+		msg = pick(len(bad) > 0, "the other shares", "the shares") + " disagree, and which are bad cannot be told"
+	case ce.Err != nil:
 		msg = ce.Err.Error()
 	}
 	if ce.Needed > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -35,7 +36,13 @@ func restoreTerminal() {
 // stdin without echoing it, so that the secret or share typed does not stay
 // on the screen or in the terminal's scrollback.
 func readHidden(prompt string) ([]byte, error) {
-	fd := int(os.Stdin.Fd())
+	return readHiddenOn(os.Stdin, os.Stderr, prompt)
+}
+
+// readHiddenOn prints prompt on out and reads a line from the terminal in
+// without echoing it.
+func readHiddenOn(in, out *os.File, prompt string) ([]byte, error) {
+	fd := int(in.Fd())
 	st, err := term.GetState(fd)
 	if err != nil {
 		return nil, err
@@ -45,10 +52,30 @@ func readHidden(prompt string) ([]byte, error) {
 	echoOff.Unlock()
 	defer restoreTerminal()
 
-	fmt.Fprint(os.Stderr, prompt)
+	fmt.Fprint(out, prompt)
 	line, err := term.ReadPassword(fd)
-	fmt.Fprintln(os.Stderr) // the Enter that ended the line was not echoed
+	fmt.Fprintln(out) // the Enter that ended the line was not echoed
 	return line, err
+}
+
+// errNoTerminal is a passphrase asked for where no one can type it.
+var errNoTerminal = errors.New("its passphrase is typed on a terminal, and there is none (no /dev/tty, and stdin is not one)")
+
+// askPassphrase asks for a passphrase without echo, as age does: on the
+// terminal of the session (/dev/tty), whatever stdin is, so that shares
+// can be piped in while a person types the passphrase; on stdin where
+// there is no /dev/tty but stdin is a terminal.
+func askPassphrase(prompt string) ([]byte, error) {
+	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		defer tty.Close()
+		if isTerminal(tty) {
+			return readHiddenOn(tty, tty, prompt)
+		}
+	}
+	if isTerminal(os.Stdin) {
+		return readHidden(prompt)
+	}
+	return nil, errNoTerminal
 }
 
 // printable reports whether b is text that can be shown on a terminal as it

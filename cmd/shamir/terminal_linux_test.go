@@ -58,7 +58,8 @@ type session struct {
 }
 
 // startSession runs the command in dir with stdin, stdout and stderr on the
-// terminal where the flags say so; otherwise stdin is in (nil: nothing) and
+// terminal where the flags say so, in a session of its own whose
+// controlling terminal it is; otherwise stdin is in (nil: nothing) and
 // stdout is collected.
 func startSession(t *testing.T, dir string, ttyIn, ttyOut, ttyErr bool, in io.Reader, args ...string) *session {
 	t.Helper()
@@ -75,6 +76,14 @@ func startSession(t *testing.T, dir string, ttyIn, ttyOut, ttyErr bool, in io.Re
 	}
 	if ttyErr {
 		se.cmd.Stderr = s
+	}
+	// The terminal is the session's own, as a login's is: /dev/tty
+	// opens it.
+	for fd, on := range []bool{ttyIn, ttyOut, ttyErr} {
+		if on {
+			se.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: fd}
+			break
+		}
 	}
 	if err := se.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -177,6 +177,53 @@ func decodesAsShare(tok, enc string) bool {
 	return false
 }
 
+// minVotingShare is the fewest bytes a line must hold for a text of shares
+// to have a say in which format the inputs are, when no -decode says that
+// the text is shares. A share is the secret and one byte, and a secret of
+// fewer than 4 bytes is rarely split, while the words and numbers of a note
+// ("TODO", "Keys", "2025") decode, as base64 or hex, to 2 or 3 bytes.
+const minVotingShare = 5
+
+// shareSize returns how many bytes the line tok holds if it could be a
+// Vault-format share in enc, or in hex or base64 if enc is empty, and 0 if
+// it cannot be one: a share is written in that alphabet, holds at least 2
+// bytes, and its x coordinate (its last byte) is not 0 if it decodes. A
+// share damaged so that it no longer decodes (a character lost) could still
+// be one: it is reported as a bad share, by line, rather than taken for
+// prose.
+func shareSize(tok, enc string) int {
+	size := 0
+	for _, e := range []string{encHex, encBase64} {
+		if enc != "" && e != enc {
+			continue
+		}
+		var n int
+		if e == encHex {
+			if strings.Trim(tok, "0123456789abcdefABCDEF") != "" {
+				continue
+			}
+			n = len(tok) / 2
+		} else {
+			body := strings.TrimRight(tok, "=")
+			if len(tok)-len(body) > 2 || strings.Trim(body, base64Alphabet) != "" {
+				continue
+			}
+			n = len(body) * 3 / 4
+		}
+		if n < 2 {
+			continue
+		}
+		if b, err := decodeToken(tok, e); err == nil && b[len(b)-1] == 0 {
+			continue
+		}
+		size = max(size, n)
+	}
+	return size
+}
+
+// base64Alphabet is the characters of base64, standard and URL-safe.
+const base64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_"
+
 func isHex(s string) bool {
 	if len(s)%2 != 0 || s == "" {
 		return false

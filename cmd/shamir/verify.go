@@ -47,15 +47,9 @@ file; a signal that was ignored when verify started stays ignored.
 Flags:
 	-t, -threshold T     the threshold of Vault-format shares (required for
 	                     them, unless their JSON gives it)
-	-decode ENCODING     the shares are Vault-format text in ENCODING,
-	                     base64 or hex
-	-share SHARE         a Vault-format share itself (may be repeated);
-	                     other users can read it in ps: prefer stdin
-	-split ID            check the SSMS split with this ID (its first
+` + shareFlagsHelp + `	-split ID            check the SSMS split with this ID (its first
 	                     digits will do), when the shares are of several
-	-i, -identity FILE   an age identity file (may be repeated), as for
-	                     combine
-	-manifest FILE       check the files against the manifest FILE
+` + identityFlagHelp + `	-manifest FILE       check the files against the manifest FILE
 	-q, -quiet           print only problems
 
 Examples:
@@ -111,7 +105,7 @@ func runVerify(args []string) error {
 	found, err := shamir.Verify(parts, t.t)
 	if err != nil {
 		reportBad(os.Stderr, bad)
-		return explainCombineError(err, t, len(good))
+		return explainCombineError(err, t, len(good), len(bad))
 	}
 	for _, b := range found {
 		bad = append(bad, problem{good[b.Position].where, disagrees})

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"filippo.io/age"
+	"filippo.io/age/armor"
+	"github.com/gf256/shamir"
+)
+
+// This file is the one place that tells what an input holds: an SSMS share,
+// Vault-format text, the text of paper shares, or a layer (an age-encrypted
+// file, a picture of a QR code) whose content it tells in turn. It returns
+// what it found as a content, and the share set (inputs.go) files the
+// contents; no layer calls back into the share set.
+
+// A contentKind is what an input holds.
+type contentKind int
+
+const (
+	// kindNone is no share: why says what it is instead. A file named
+	// *.shamir that holds none is taken for a damaged share.
+	kindNone contentKind = iota
+	// kindAside is something not to be read as a share, and never
+	// counted: a manifest, another holder's share, why says which.
+	kindAside
+	// kindSSMS is one SSMS share, read from r.
+	kindSSMS
+	// kindText is Vault-format text: lines that could be shares.
+	kindText
+	// kindPaper is the text of paper shares, one or several.
+	kindPaper
+)
+
+// A content is what the classifier found in one input.
+type content struct {
+	kind contentKind
+	why  string // kindNone, kindAside: what it is, for the note
+	// fips says that kindAside is an age file that FIPS 140-only mode
+	// keeps closed.
+	fips bool
+
+	r    *bufio.Reader // kindSSMS: positioned at the start of the share
+	head []byte        // kindSSMS: its first bytes
+	size int64         // kindSSMS: its length, or -1 if unknown
+
+	text  *vaultText   // kindText
+	paper []paperPiece // kindPaper
+}
+
+// A vaultText is a text of Vault-format shares, one per line (or the JSON
+// of vault operator init).
+type vaultText struct {
+	shares []textShare
+	// threshold is the threshold the text records (vault operator init's
+	// JSON does), and field the name of its field; 0 and "" otherwise.
+	threshold int
+	field     string
+	// note, when not empty, says why the text may be a note rather than
+	// shares: it then has no say in the format (see decideFormat).
+	note string
+}
+
+// A paperPiece is one paper share: the bytes its text or code decoded to,
+// or why it did not decode.
+type paperPiece struct {
+	where string
+	data  []byte
+	err   error
+	ssms  bool // data is an SSMS share; otherwise a Vault-format one
+}
+
+// A classifier tells what inputs hold. decode, when not empty, says that
+// they are Vault-format text in that encoding; ids open age-encrypted ones.
+type classifier struct {
+	decode string
+	ids    []age.Identity
+	// inLayer says that the input is the content of a layer, in which
+	// another layer is no share: an age file sealed in an age file could
+	// nest as deep as the file is long.
+	inLayer bool
+}
+
+// sniffLen is how much of an input is read to tell what it holds.
+const sniffLen = 512
+
+// classify tells what br holds, named where in messages; size is its
+// length, or -1. The error is one that ends the run (an identity that
+// cannot be unlocked, an input that cannot be read); everything else is
+// a content.
+func (c *classifier) classify(br *bufio.Reader, where string, size int64) (content, error) {
+	head, err := br.Peek(sniffLen)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return content{}, fmt.Errorf("reading %s: %v", where, unwrapPath(err))
+	}
+	switch {
+	case len(head) == 0:
+		return none("empty"), nil
+	case shamir.IsSSMS(head) && c.decode == "":
+		return content{kind: kindSSMS, r: br, head: head, size: size}, nil
+	case shamir.IsSSMS(head):
+		return aside("an SSMS share file; -decode " + c.decode + " reads Vault-format shares"), nil
+	case c.inLayer && (isAgeFile(head) || isPicture(head)):
+		return none("a layer within a layer"), nil
+	case isAgeFile(head):
+		return c.openAge(br, head, where)
+	case isPicture(head):
+		return c.readPicture(br, where), nil
+	case isText(head) && isPaperShare(string(head)):
+		return c.readPaper(br, where), nil
+	case isManifest(head):
+		return aside("the manifest of a split (verify -manifest checks files against it)"), nil
+	case !isText(head):
+		return none("neither an SSMS share nor text"), nil
+	}
+	return c.readText(br, where), nil
+}
+
+func none(why string) content  { return content{kind: kindNone, why: why} }
+func aside(why string) content { return content{kind: kindAside, why: why} }
+
+// isText reports whether b, the start of a file, looks like text: no NUL
+// bytes or other control characters besides line ends and tabs.
+func isText(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// openAge tells what the age-encrypted file br holds, if an identity of -i
+// opens it. One that none opens is another holder's: set aside.
+func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (content, error) {
+	if fipsOnly() {
+		return content{kind: kindAside, why: errAgeFIPS.Error(), fips: true}, nil
+	}
+	if len(c.ids) == 0 {
+		return aside("encrypted with age, and no identity was given: give yours with -i"), nil
+	}
+	var r io.Reader = br
+	if !bytes.HasPrefix(head, []byte(ageHeader)) {
+		r = armor.NewReader(br)
+	}
+	d, err := age.Decrypt(r, c.ids...)
+	if err != nil {
+		var nm *age.NoIdentityMatchError
+		var ie *identityError
+		switch {
+		case errors.As(err, &ie):
+			return content{}, ie
+		case errors.As(err, &nm):
+			return aside("not ours: encrypted to another holder, none of the identities given (-i) opens it"), nil
+		}
+		return none("encrypted with age, but cannot be decrypted: " + err.Error()), nil
+	}
+	layer := *c
+	layer.inLayer = true
+	inner, err := layer.classify(bufio.NewReaderSize(d, copyBufSize), where, -1)
+	if err != nil {
+		return none("encrypted with age, but cannot be decrypted: " + unwrapPath(err).Error()), nil
+	}
+	switch inner.kind {
+	case kindNone, kindAside:
+		// Only shares are sealed inside an age file; anything else is
+		// no share, and a *.shamir.age file is named as a bad one.
+		return none("encrypted with age, but what it holds is no share"), nil
+	}
+	return inner, nil
+}
+
+// readPicture tells what the QR code in the picture r holds: a paper
+// share, or a Vault-format share (as qrencode makes from an unseal key).
+func (c *classifier) readPicture(r io.Reader, where string) content {
+	data, err := io.ReadAll(io.LimitReader(r, maxImageBytes+1))
+	if err != nil {
+		return aside("reading it: " + unwrapPath(err).Error())
+	}
+	if len(data) > maxImageBytes {
+		return none("a picture over 64 MiB")
+	}
+	text, err := pictureText(data)
+	if err != nil {
+		return none("a picture: " + err.Error())
+	}
+	if isPaperShare(text) {
+		return content{kind: kindPaper, paper: []paperPiece{c.paperPiece(where, text)}}
+	}
+	return c.readText(strings.NewReader(text), where)
+}
+
+// readPaper reads the paper shares typed into the text r, one or several,
+// each starting with the tag.
+func (c *classifier) readPaper(r io.Reader, where string) content {
+	data, err := io.ReadAll(io.LimitReader(r, maxTextInput+1))
+	if err != nil {
+		return aside("reading it: " + unwrapPath(err).Error())
+	}
+	if len(data) > maxTextInput {
+		return aside("more text than paper shares could be")
+	}
+	texts := splitPaper(string(data))
+	pieces := make([]paperPiece, len(texts))
+	for i, text := range texts {
+		w := where
+		if len(texts) > 1 {
+			w = fmt.Sprintf("%s share %d", where, i+1)
+		}
+		pieces[i] = c.paperPiece(w, text)
+	}
+	return content{kind: kindPaper, paper: pieces}
+}
+
+// paperPiece decodes the paper share in text, from where.
+func (c *classifier) paperPiece(where, text string) paperPiece {
+	b, err := parsePaper(text)
+	return paperPiece{where: where, data: b, err: err, ssms: err == nil && shamir.IsSSMS(b) && c.decode == ""}
+}
+
+// readText reads the text r as Vault-format shares, and tells whether it
+// could be: a text of which no line could be a share is none; one that
+// may be a note says why (see shareSize and minVotingShare).
+func (c *classifier) readText(r io.Reader, where string) content {
+	shares, t, field, err := readTextShares(r, where)
+	if err != nil {
+		return none(err.Error())
+	}
+	n, long, note := 0, 0, ""
+	for _, s := range shares {
+		switch size := shareSize(s.token, c.decode); {
+		case size >= minVotingShare || c.decode != "" && size > 0:
+			long++
+			fallthrough
+		case size > 0:
+			n++
+		case note == "":
+			note = "a note: " + strings.TrimPrefix(s.where, where+" ") + " is no share"
+		}
+	}
+	switch {
+	case n == 0 && c.decode != "":
+		return none("no line is a " + c.decode + " share")
+	case n == 0:
+		return none("no line is a share")
+	case note == "" && long == 0:
+		note = "a note: " + count(n, "line") + ", too short to be told from words beside SSMS shares"
+	}
+	return content{kind: kindText, text: &vaultText{shares: shares, threshold: t, field: field, note: note}}
+}
+
+// The paper codec and the QR reader are reached through these functions
+// only.
+
+// isPicture reports whether head starts a PNG or a JPEG file.
+func isPicture(head []byte) bool { return isImage(head) }
+
+// pictureText returns the text of the QR code in the picture data.
+func pictureText(data []byte) (string, error) { return readQR(data) }
+
+// isPaperShare reports whether s starts with the tag of a paper share.
+func isPaperShare(s string) bool { return isPaperText(s) }
+
+// parsePaper decodes the text of one paper share.
+func parsePaper(s string) ([]byte, error) { return parsePaperText(s) }
+
+// splitPaper splits a text into the texts of the paper shares in it, each
+// starting with the tag.
+func splitPaper(s string) []string {
+	locs := paperTags.FindAllStringIndex(s, -1)
+	texts := make([]string, len(locs))
+	for i, loc := range locs {
+		end := len(s)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		texts[i] = s[loc[0]:end]
+	}
+	return texts
+}

@@ -205,7 +205,7 @@ func combineText(set *shareSet, enc string, t threshold, opts outputOptions) err
 		return explainCombineError(err, t, len(good))
 	}
 	defer zero(secret)
-	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
+	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file turns the arguments of combine and verify into shares. The
@@ -107,6 +108,7 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 			}
 		}
 	}
+	errs = append(errs, interrupted(args)...)
 	if len(values) > 0 {
 		for i, v := range values {
 			set.text = append(set.text, textShare{where: fmt.Sprintf("-share %d", i+1), token: strings.TrimSpace(v)})
@@ -119,6 +121,31 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 	}
 	return set, nil
 }
+
+// interrupted returns, for each folder among args and the folders of the
+// files among them, the error that tells of a replacement in place that was
+// stopped halfway there: its new and old files do not go together.
+func interrupted(args []string) []error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, arg := range args {
+		dir := arg
+		if fi, err := os.Stat(arg); err != nil || !fi.IsDir() {
+			dir = filepath.Dir(arg)
+		}
+		if arg == "-" || seen[filepath.Clean(dir)] {
+			continue
+		}
+		seen[filepath.Clean(dir)] = true
+		if err := outfile.Interrupted(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// leftover is why a file an interrupted run left is ignored.
+const leftover = "left by a run of shamir that was stopped without cleaning up (killed, or a power cut): not a share; remove it"
 
 // argError explains why an argument cannot be read.
 func argError(arg string, err error) error {
@@ -153,6 +180,10 @@ func (set *shareSet) addFolder(dir, decode string) error {
 	for _, e := range ents {
 		path := filepath.Join(dir, e.Name())
 		if e.IsDir() {
+			continue
+		}
+		if outfile.IsLeftover(e.Name()) {
+			set.ignored = append(set.ignored, problem{quote(path), leftover})
 			continue
 		}
 		fi, err := os.Stat(path)
@@ -222,6 +253,10 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo, decode string) er
 	}
 	set.seen = append(set.seen, fi)
 	where := quote(path)
+	if outfile.IsLeftover(path) {
+		set.ignored = append(set.ignored, problem{where, leftover})
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fileError(err)

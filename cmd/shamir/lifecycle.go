@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file holds the commands for the life of a split after split:
@@ -273,13 +275,8 @@ func checkShareOutput(out string, force bool) (*shareOutput, error) {
 	if out == "" || out == "-" {
 		return &shareOutput{dest: "stdout"}, nil
 	}
-	if fi, err := os.Lstat(out); err == nil {
-		if fi.IsDir() {
-			return nil, fmt.Errorf("%s is a folder; name a file to write", quote(out))
-		}
-		if !force {
-			return nil, existsError(out)
-		}
+	if err := outfile.CheckDest(out, force); err != nil {
+		return nil, err
 	}
 	return &shareOutput{path: out, force: force, dest: quote(out)}, nil
 }
@@ -287,16 +284,16 @@ func checkShareOutput(out string, force bool) (*shareOutput, error) {
 // write writes the shares one per line, in enc.
 func (o *shareOutput) write(shares [][]byte, enc string) error {
 	if o.path != "" {
-		set := newOutputSet(o.force)
-		defer set.abort()
-		f, err := set.create(o.path)
+		set := outfile.New(o.force)
+		defer set.Abort()
+		f, err := set.Create(o.path)
 		if err != nil {
 			return err
 		}
 		if err := writeLines(&destWriter{f, o.path}, shares, enc); err != nil {
 			return err
 		}
-		return set.commit()
+		return set.Commit()
 	}
 	if err := writeLines(os.Stdout, shares, enc); err != nil {
 		return fmt.Errorf("writing to stdout: %v", unwrapPath(err))

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file holds the lifecycle commands for SSMS share files: each is a
@@ -193,15 +195,15 @@ func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Wr
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir))
 	}
-	out := newOutputSet(force)
-	defer out.abort()
-	if err := out.mkdirAll(dir); err != nil {
+	out := outfile.New(force)
+	defer out.Abort()
+	if err := out.MkdirAll(dir); err != nil {
 		return err
 	}
 	bufs := make([]*bufio.Writer, len(paths))
 	ws := make([]io.Writer, len(paths))
 	for k, p := range paths {
-		f, err := out.create(p)
+		f, err := out.Create(p)
 		if err != nil {
 			return err
 		}
@@ -218,7 +220,7 @@ func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Wr
 	if err != nil {
 		return err
 	}
-	return out.commit()
+	return out.Commit()
 }
 
 // ssmsError turns an error of the library or of the writes into the
@@ -383,21 +385,23 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		}
 		return filepath.Join(lc.out, filepath.Base(s.path))
 	}
-	out := newOutputSet(lc.force || inPlace)
-	out.keepPlaced = inPlace
-	defer out.abort()
+	out := outfile.New(lc.force)
+	if inPlace {
+		out.ReplaceInPlace()
+	}
+	defer out.Abort()
 	if !inPlace {
 		if fi, err := os.Stat(lc.out); err == nil && !fi.IsDir() {
 			return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(lc.out))
 		}
-		if err := out.mkdirAll(lc.out); err != nil {
+		if err := out.MkdirAll(lc.out); err != nil {
 			return err
 		}
 	}
 	var paths []string
 	for k, s := range set.ssms {
 		p := dest(s)
-		f, err := out.create(p)
+		f, err := out.Create(p)
 		if err != nil {
 			return err
 		}
@@ -417,14 +421,8 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		}
 		paths = append(paths, p)
 	}
-	if err := out.commit(); err != nil {
-		if inPlace {
-			// Rare (the files were created in the same folders), and
-			// not undone: the files renamed before the failure hold
-			// refreshed shares, the old ones they replaced are gone.
-			return withHints(err, "the share files renamed before this one are refreshed and the others are not: old and new shares do not combine; recover the secret from whichever threshold of one kind are left, and run refresh or reshare again")
-		}
-		return err
+	if err := out.Commit(); err != nil {
+		return err // in place, the old files are put back
 	}
 	if !lc.rf.quiet {
 		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",

@@ -16,6 +16,8 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file is split for people: each share encrypted with age to the
@@ -62,8 +64,8 @@ func (c capture) Write(p []byte) (int, error) {
 
 // newShareOut starts the share file path of set, encrypted to rcpt if not
 // nil; paper asks for the share's bytes to be kept for its paper copy.
-func newShareOut(set *outputSet, path string, rcpt age.Recipient, paper bool) (*shareOut, error) {
-	f, err := set.create(path)
+func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, paper bool) (*shareOut, error) {
+	f, err := set.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +108,11 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && (o.encode == "" || len(o.holders) > 0) {
 		return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir))
 	}
-	set := newOutputSet(o.force)
-	defer set.abort()
+	set := outfile.New(o.force)
+	defer set.Abort()
 	for _, d := range []string{dir, o.paper} {
 		if d != "" {
-			if err := set.mkdirAll(d); err != nil {
+			if err := set.MkdirAll(d); err != nil {
 				return err
 			}
 		}
@@ -254,7 +256,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		// The text shares go to stdout or -o as without -paper; the
 		// papers are committed first, so that nothing is printed for
 		// papers that failed.
-		if err := set.commit(); err != nil {
+		if err := set.Commit(); err != nil {
 			return err
 		}
 		if !o.quiet {
@@ -262,7 +264,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		}
 		return writeShareLines(shares, o)
 	}
-	if err := set.commit(); err != nil {
+	if err := set.Commit(); err != nil {
 		return err
 	}
 	if !o.quiet {

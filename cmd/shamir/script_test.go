@@ -50,6 +50,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -80,7 +81,7 @@ func TestMain(m *testing.M) {
 // (an ignored one is not), so such signals are handled here, and dropped;
 // the others keep their default, so that Ctrl-C still stops the tests.
 func unignoreSignals() {
-	for _, sig := range stopSignals {
+	for _, sig := range outfile.StopSignals {
 		if signal.Ignored(sig) {
 			signal.Notify(make(chan os.Signal, 1), sig)
 		}

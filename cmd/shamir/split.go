@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 var cmdSplit = &command{
@@ -346,11 +348,11 @@ func splitText(in io.Reader, what string, o splitOptions) error {
 func writeShareLines(shares [][]byte, o splitOptions) error {
 	var w io.Writer = os.Stdout
 	dest := "stdout"
-	var set *outputSet
+	var set *outfile.Set
 	if o.out != "" && o.out != "-" {
-		set = newOutputSet(o.force)
-		defer set.abort()
-		f, err := set.create(o.out)
+		set = outfile.New(o.force)
+		defer set.Abort()
+		f, err := set.Create(o.out)
 		if err != nil {
 			return err
 		}
@@ -367,7 +369,7 @@ func writeShareLines(shares [][]byte, o splitOptions) error {
 		return err
 	}
 	if set != nil {
-		if err := set.commit(); err != nil {
+		if err := set.Commit(); err != nil {
 			return err
 		}
 	}
@@ -380,7 +382,7 @@ func writeShareLines(shares [][]byte, o splitOptions) error {
 // A destWriter writes a file of an outputSet, and names the destination,
 // not the temporary file, in its errors.
 type destWriter struct {
-	f    *os.File
+	f    io.Writer
 	dest string
 }
 

@@ -66,7 +66,10 @@ Flags:
 	-o, -out FILE        write the secret to FILE (mode 0600, written whole
 	                     or not at all) instead of stdout; if FILE is a
 	                     folder, into it, under the name the share files
-	                     carry; "-" is stdout, even a terminal
+	                     carry; a character device or a named pipe is
+	                     written into, as the shell does, and never
+	                     replaced; never one of the share files read; "-"
+	                     is stdout, even a terminal
 	-t, -threshold T     the threshold of Vault-format shares, to check them
 	                     (SSMS shares record theirs)
 	-decode ENCODING     the shares are Vault-format text in ENCODING,

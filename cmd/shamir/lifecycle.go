@@ -648,8 +648,13 @@ removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
 shares in their 82-byte headers change, so a share of any size costs a
-copy of its file (written under a temporary name and renamed over the old
-one once every file is complete); with -o, the refreshed files go into
+copy of its file. Every new file is written whole under a temporary name
+(.shamir-….tmp) first, the old ones untouched; then, in one short step that
+a signal waits for, the renames are listed (.shamir-….renames) and each old
+file is kept as .shamir-….old while the new one is renamed over it; then
+the old copies and the list are removed. If the step is cut short (a kill,
+a power cut), verify, combine and refresh say which files are new and which
+old, and how to finish it or undo it. With -o, the refreshed files go into
 that folder instead. Every share file is first read whole and checked as
 verify checks them, which decrypts the secret a chunk at a time in memory;
 each must be good, or nothing is refreshed. The encrypted data is

@@ -29,10 +29,14 @@ package main
 //		control characters in them
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
+//	powercut N shamir [ARGS...] (a program on $PATH)
+//		run shamir, killed with SIGKILL once a replacement in place has
+//		renamed N files, as a power cut would stop it
 //
 // and the condition [missing:PROG], true when PROG is not on $PATH, for
 // "[missing:age] skip": under CI a missing program is an error instead, so
-// that CI cannot pass by skipping (test.sh installs them).
+// that CI cannot pass by skipping (test.sh installs them); and [root], true
+// when the tests run as root (under CI, not being root is an error).
 
 import (
 	"errors"
@@ -288,6 +292,12 @@ func cmdSetq(ts *testscript.TestScript, neg bool, args []string) {
 
 // scriptCondition evaluates the scripts' own conditions.
 func scriptCondition(cond string) (bool, error) {
+	if cond == "root" {
+		if os.Geteuid() != 0 && os.Getenv("CI") != "" {
+			return false, errors.New("[root]: not root, and CI is set: CI runs the tests as root")
+		}
+		return os.Geteuid() == 0, nil
+	}
 	prog, ok := strings.CutPrefix(cond, "missing:")
 	if !ok {
 		return false, fmt.Errorf("unknown condition %q", cond)

@@ -11,7 +11,7 @@ import (
 // A HintError is a refusal with advice, which the command prints after it
 // on lines of their own.
 type HintError struct {
-	Err   error
+	Err    error
 	Advice []string
 }
 

@@ -54,15 +54,18 @@ func (s *Set) replaceAll() error {
 		p.old = newName(dir, extOld)
 		lists[dir] = append(lists[dir], rename{filepath.Base(p.tmp), filepath.Base(p.old), filepath.Base(p.target)})
 	}
+	// The lists are removed on every way out but one: a stop in the
+	// middle of the renames, which is what they are for.
 	var journals []string
-	defer func() {
+	removeLists := func() {
 		for _, j := range journals {
 			os.Remove(j)
 		}
-	}()
+	}
 	for _, dir := range dirs {
 		j, err := writeList(dir, lists[dir])
 		if err != nil {
+			removeLists()
 			return err
 		}
 		journals = append(journals, j)
@@ -74,6 +77,7 @@ func (s *Set) replaceAll() error {
 		}
 		if err := replaceOne(p); err != nil {
 			s.undoReplaced()
+			removeLists()
 			return err
 		}
 		s.placed = append(s.placed, p)
@@ -87,6 +91,7 @@ func (s *Set) replaceAll() error {
 	for _, p := range s.placed {
 		os.Remove(p.old)
 	}
+	removeLists()
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
@@ -293,7 +294,7 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo, decode string) er
 		return set.addImage(br, where, isShamir, decode)
 	case isText(head) && isPaperText(string(head)):
 		return set.addPaperText(br, where, decode)
-	case isManifest(head):
+	case manifest.IsManifest(head):
 		set.ignored = append(set.ignored, problem{where, "the manifest of a split (verify -manifest checks files against it)"})
 	case !isText(head):
 		set.noShares(where, isShamir, "neither an SSMS share nor text")

@@ -16,6 +16,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
@@ -26,10 +27,6 @@ import (
 
 // holderFileName names the file a holder is handed.
 func holderFileName(name string) string { return name + ".shamir.age" }
-
-// manifestName is the manifest's file name, in the folder of the holders'
-// files.
-const manifestName = "manifest.json"
 
 // A shareOut is one share being written: its destination, and what is
 // kept of it on the way for the manifest and the paper copy.
@@ -229,8 +226,8 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		}
 	}
 	if len(o.holders) > 0 {
-		m := &manifest{
-			Version:       manifestVersion,
+		m := &manifest.Manifest{
+			Version:       manifest.Version,
 			SplitID:       hex.EncodeToString(splitID),
 			SplitIDSource: pick(o.encode == "", "ssms", "random"),
 			ShareFormat:   pick(o.encode == "", "ssms", "vault-"+o.encode),
@@ -239,7 +236,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			Threshold:     o.threshold,
 		}
 		for i, s := range outs {
-			m.Shares = append(m.Shares, manifestShare{
+			m.Shares = append(m.Shares, manifest.Share{
 				Share:           i + 1,
 				Holder:          o.holders[i].name,
 				Recipient:       o.holders[i].recipient,
@@ -248,7 +245,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 				PlainSHA256:     hex.EncodeToString(s.plain.Sum(nil)),
 			})
 		}
-		if err := writeWhole(set, filepath.Join(dir, manifestName), m.encode()); err != nil {
+		if err := writeWhole(set, filepath.Join(dir, manifest.FileName), m.Encode()); err != nil {
 			return err
 		}
 	}
@@ -271,7 +268,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		switch {
 		case len(o.holders) > 0:
 			sayf(os.Stderr, "wrote %s in %s, each encrypted to its holder, and %s; any %d recover the secret",
-				count(o.parts, "share file"), quote(dir), quote(filepath.Join(dir, manifestName)), o.threshold)
+				count(o.parts, "share file"), quote(dir), quote(filepath.Join(dir, manifest.FileName)), o.threshold)
 		default:
 			sayf(os.Stderr, "wrote %d shares, %s to %s; any %d recover the secret",
 				o.parts, quote(outs[0].path), quote(outs[o.parts-1].path), o.threshold)

@@ -180,16 +180,16 @@ func TestLongName(t *testing.T) {
 
 func TestIsLeftover(t *testing.T) {
 	for name, want := range map[string]bool{
-		".shamir-abcdefghijklm.tmp":              true,
-		"dir/.shamir-abcdefghijklm.old":          true,
-		".shamir-abcdefghijklm.renames":          true,
-		".s.1-of-3.shamir.123456.tmp":            true, // earlier versions
-		".restored.99.tmp":                       true,
-		"s.1-of-3.shamir":                        false,
-		".shamir-.tmp":                           false,
-		".shamir-a.b.tmp":                        false,
-		"shamir-abc.tmp":                         false,
-		"notes.tmp":                              false,
+		".shamir-abcdefghijklm.tmp":               true,
+		"dir/.shamir-abcdefghijklm.old":           true,
+		".shamir-abcdefghijklm.renames":           true,
+		".s.1-of-3.shamir.123456.tmp":             true, // earlier versions
+		".restored.99.tmp":                        true,
+		"s.1-of-3.shamir":                         false,
+		".shamir-.tmp":                            false,
+		".shamir-a.b.tmp":                         false,
+		"shamir-abc.tmp":                          false,
+		"notes.tmp":                               false,
 		".shamir-abcdefghijklm.tmp.1-of-3.shamir": false,
 	} {
 		if got := IsLeftover(name); got != want {

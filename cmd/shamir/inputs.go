@@ -323,6 +323,9 @@ func (set *shareSet) addSSMS(s *ssmsShare, head []byte) {
 // addText adds the Vault-format shares in the text r, from where.
 func (set *shareSet) addText(r io.Reader, where string, isShamir bool, decode string) error {
 	shares, t, field, err := readTextShares(r, where)
+	if bt := (*badJSONThreshold)(nil); errors.As(err, &bt) {
+		return err
+	}
 	if err != nil {
 		set.noShares(where, isShamir, err.Error())
 		return nil

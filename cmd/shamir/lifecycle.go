@@ -798,6 +798,8 @@ var reshareCmd = &lifecycleCmd{
 			return usagef("give the number of new shares with -n and how many recover the secret with -newt, as in -n 5 -newt 3")
 		case n == 0:
 			return usagef("give the number of new shares with -n, as in -n 5 -newt %d", t)
+		case n < 2:
+			return usagef("-n %d: a split has 2 to 255 shares", n)
 		case t == 0:
 			return usagef("give the number of new shares that recover the secret with -newt, as in -n %d -newt %d", n, (n+2)/2)
 		case t < 2:

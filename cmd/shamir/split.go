@@ -160,6 +160,10 @@ func runSplit(args []string) error {
 		return usagef("give the number of shares with -n and how many recover the secret with -t, as in -n 5 -t 3")
 	case o.parts == 0:
 		return usagef("give the number of shares to make with -n, as in -n 5 -t %d", o.threshold)
+	case o.parts < 2:
+		// Before any comparison with -t, which would speak of "the -1
+		// shares of -n".
+		return usagef("-n %d: a split has 2 to 255 shares", o.parts)
 	case o.threshold == 0:
 		return usagef("give the number of shares that recover the secret with -t, as in -n %d -t %d", o.parts, (o.parts+2)/2)
 	case o.threshold < 2:

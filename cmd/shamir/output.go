@@ -70,8 +70,11 @@ func newSecretWriter(path, encode string, force bool, inputs []os.FileInfo) (*se
 	return s, nil
 }
 
-// toStdout reports whether the secret goes to stdout as it is written.
-func (s *secretWriter) toStdout() bool { return s.set == nil && s.held == nil }
+// toStdout reports whether the secret goes to stdout, or into a device or
+// a pipe, as it is written: what is written cannot be taken back.
+func (s *secretWriter) toStdout() bool {
+	return s.set == nil && s.held == nil || s.set != nil && s.set.Streams()
+}
 
 // stdoutWriter writes to stdout, and says so in its errors.
 type stdoutWriter struct{}

@@ -156,7 +156,7 @@ func combineSSMS(set *shareSet, opts outputOptions) error {
 		}
 		err = ssmsFailure(set, err)
 		if n > 0 && w.toStdout() {
-			err = withHints(err, "the secret written to stdout is incomplete: discard it")
+			err = withHints(err, "the secret written to "+pick(opts.path == "" || opts.path == "-", "stdout", quote(opts.path))+" is incomplete: discard it")
 		}
 		return err
 	}

@@ -154,6 +154,17 @@ func (s *Set) Create(dest string) (io.Writer, error) {
 	return f, nil
 }
 
+// Streams reports whether any file of the set is written straight into a
+// character device or a pipe: what went there cannot be taken back.
+func (s *Set) Streams() bool {
+	for _, p := range s.pending {
+		if p.tmp == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Commit flushes every file of the set to disk and moves it into place. If
 // any step fails, it undoes the others, so the set appears whole or not at
 // all, except what went into a device or a pipe, which cannot be taken

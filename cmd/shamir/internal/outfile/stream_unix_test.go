@@ -87,3 +87,16 @@ func TestSocketRefused(t *testing.T) {
 		t.Fatal("a socket was accepted")
 	}
 }
+
+func TestStreams(t *testing.T) {
+	s := New(false)
+	defer s.Abort()
+	write(t, s, filepath.Join(t.TempDir(), "f"), "x")
+	if s.Streams() {
+		t.Fatal("a regular file streams")
+	}
+	write(t, s, "/dev/null", "x")
+	if !s.Streams() {
+		t.Fatal("/dev/null does not stream")
+	}
+}

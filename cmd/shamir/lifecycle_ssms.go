@@ -355,7 +355,6 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 				"give the share file itself")
 		}
 	}
-	inPlace := lc.out == ""
 	// Every share is read whole and checked first, as verify checks them:
 	// the library's refresh reads the first chunk only, and a share
 	// refreshed with bad records would stay bad.
@@ -379,31 +378,46 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 	if err != nil {
 		return ssmsError(set, err)
 	}
-	dest := func(s *ssmsShare) string {
-		if inPlace {
-			return s.path
-		}
-		return filepath.Join(lc.out, filepath.Base(s.path))
+	paths, err := writeRefreshed(set, headers, lc.out, lc.force)
+	if err != nil {
+		return err
 	}
-	out := outfile.New(lc.force)
+	if !lc.rf.quiet {
+		inPlace := lc.out == ""
+		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
+			count(len(paths), "share file"), pick(inPlace, " in place", " into "+quote(lc.out)))
+		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
+	}
+	return nil
+}
+
+// writeRefreshed writes each share file of set with its new header from
+// headers and the rest of it unchanged: in place when out is "" (the old
+// files kept until every new one is written, see outfile.ReplaceInPlace),
+// else into the folder out. It returns the paths written.
+func writeRefreshed(set *shareSet, headers [][]byte, out string, force bool) ([]string, error) {
+	inPlace := out == ""
+	files := outfile.New(force)
+	defer files.Abort()
 	if inPlace {
-		out.ReplaceInPlace()
-	}
-	defer out.Abort()
-	if !inPlace {
-		if fi, err := os.Stat(lc.out); err == nil && !fi.IsDir() {
-			return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(lc.out))
+		files.ReplaceInPlace()
+	} else {
+		if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+			return nil, fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(out))
 		}
-		if err := out.MkdirAll(lc.out); err != nil {
-			return err
+		if err := files.MkdirAll(out); err != nil {
+			return nil, err
 		}
 	}
 	var paths []string
 	for k, s := range set.ssms {
-		p := dest(s)
-		f, err := out.Create(p)
+		p := s.path
+		if !inPlace {
+			p = filepath.Join(out, filepath.Base(s.path))
+		}
+		f, err := files.Create(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w := bufio.NewWriterSize(&destWriter{f, p}, copyBufSize)
 		// The new header, then the rest of the old file as it is.
@@ -415,21 +429,14 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		if err != nil {
 			var we *writeError
 			if errors.As(err, &we) {
-				return we
+				return nil, we
 			}
-			return fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
+			return nil, fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
 		}
 		paths = append(paths, p)
 	}
-	if err := out.Commit(); err != nil {
-		return err // in place, the old files are put back
-	}
-	if !lc.rf.quiet {
-		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
-			count(len(paths), "share file"), pick(inPlace, " in place", " into "+quote(lc.out)))
-		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
-	}
-	return nil
+	// In place, a commit that fails puts the old files back.
+	return paths, files.Commit()
 }
 
 // reshareSSMS makes a new split of the secret: -n share files, any -newt of

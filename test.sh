@@ -156,6 +156,11 @@ for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //'
 	echo "-- $target took $((SECONDS - start)) s"
 done
 
+# The command's manifest parser (cmd/shamir/internal/manifest, issue 19):
+# about 10 s.
+echo "-- cmd/shamir/internal/manifest FuzzParse, $(( 80000 * ${FUZZSCALE:-1} )) executions"
+(cd cmd/shamir && go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$(( 80000 * ${FUZZSCALE:-1} ))x" -fuzzminimizetime 100x ./internal/manifest)
+
 step "interop: against github.com/hashicorp/vault/shamir"
 (cd interop && go test -count=1 ./...)
 

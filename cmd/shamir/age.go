@@ -14,6 +14,7 @@ import (
 	"filippo.io/age"
 	"filippo.io/age/agessh"
 	"filippo.io/age/armor"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -83,17 +84,7 @@ func splitHolder(s string) (name, rcpt string) {
 
 // checkHolderName checks that a holder's name can be a file name: the
 // share file and the paper copy are named for the holder.
-func checkHolderName(name string) error {
-	if name == "" || len(name) > 64 || name[0] == '.' || name[0] == '-' {
-		return fmt.Errorf("holder name %s: 1 to 64 letters, digits, '-', '_' or '.', not starting with '.' or '-'", quote(name))
-	}
-	for _, r := range name {
-		if !(r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '-' || r == '_' || r == '.') {
-			return fmt.Errorf("holder name %s: 1 to 64 letters, digits, '-', '_' or '.', not starting with '.' or '-'", quote(name))
-		}
-	}
-	return nil
-}
+func checkHolderName(name string) error { return manifest.CheckHolder(name) }
 
 // maxRecipientsFile bounds a recipients file: a line per holder.
 const maxRecipientsFile = 1 << 20

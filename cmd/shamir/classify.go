@@ -11,6 +11,7 @@ import (
 	"filippo.io/age"
 	"filippo.io/age/armor"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 )
 
 // This file is the one place that tells what an input holds: an SSMS share,
@@ -110,15 +111,15 @@ func (c *classifier) classify(br *bufio.Reader, where string, size int64) (conte
 	case isAgeFile(head):
 		return c.openAge(br, head, where)
 	case isPicture(head):
-		return c.readPicture(br, where), nil
+		return c.readPicture(br, where)
 	case isText(head) && isPaperShare(string(head)):
 		return c.readPaper(br, where), nil
-	case isManifest(head):
+	case manifest.IsManifest(head):
 		return aside("the manifest of a split (verify -manifest checks files against it)"), nil
 	case !isText(head):
 		return none("neither an SSMS share nor text"), nil
 	}
-	return c.readText(br, where), nil
+	return c.readText(br, where)
 }
 
 func none(why string) content  { return content{kind: kindNone, why: why} }
@@ -163,6 +164,9 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 	layer := *c
 	layer.inLayer = true
 	inner, err := layer.classify(bufio.NewReaderSize(d, copyBufSize), where, -1)
+	if bt := (*badJSONThreshold)(nil); errors.As(err, &bt) {
+		return content{}, err
+	}
 	if err != nil {
 		return none("encrypted with age, but cannot be decrypted: " + unwrapPath(err).Error()), nil
 	}
@@ -177,20 +181,20 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 
 // readPicture tells what the QR code in the picture r holds: a paper
 // share, or a Vault-format share (as qrencode makes from an unseal key).
-func (c *classifier) readPicture(r io.Reader, where string) content {
+func (c *classifier) readPicture(r io.Reader, where string) (content, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxImageBytes+1))
 	if err != nil {
-		return aside("reading it: " + unwrapPath(err).Error())
+		return aside("reading it: " + unwrapPath(err).Error()), nil
 	}
 	if len(data) > maxImageBytes {
-		return none("a picture over 64 MiB")
+		return none("a picture over 64 MiB"), nil
 	}
 	text, err := pictureText(data)
 	if err != nil {
-		return none("a picture: " + err.Error())
+		return none("a picture: " + err.Error()), nil
 	}
 	if isPaperShare(text) {
-		return content{kind: kindPaper, paper: []paperPiece{c.paperPiece(where, text)}}
+		return content{kind: kindPaper, paper: []paperPiece{c.paperPiece(where, text)}}, nil
 	}
 	return c.readText(strings.NewReader(text), where)
 }
@@ -225,11 +229,16 @@ func (c *classifier) paperPiece(where, text string) paperPiece {
 
 // readText reads the text r as Vault-format shares, and tells whether it
 // could be: a text of which no line could be a share is none; one that
-// may be a note says why (see shareSize and minVotingShare).
-func (c *classifier) readText(r io.Reader, where string) content {
+// may be a note says why (see shareSize and minVotingShare). The error is
+// JSON whose threshold cannot be one: vault operator init's output, damaged,
+// which ends the run rather than being taken for a note.
+func (c *classifier) readText(r io.Reader, where string) (content, error) {
 	shares, t, field, err := readTextShares(r, where)
+	if bt := (*badJSONThreshold)(nil); errors.As(err, &bt) {
+		return content{}, err
+	}
 	if err != nil {
-		return none(err.Error())
+		return none(err.Error()), nil
 	}
 	n, long, note := 0, 0, ""
 	for _, s := range shares {
@@ -245,13 +254,13 @@ func (c *classifier) readText(r io.Reader, where string) content {
 	}
 	switch {
 	case n == 0 && c.decode != "":
-		return none("no line is a " + c.decode + " share")
+		return none("no line is a " + c.decode + " share"), nil
 	case n == 0:
-		return none("no line is a share")
+		return none("no line is a share"), nil
 	case note == "" && long == 0:
 		note = "a note: " + count(n, "line") + ", too short to be told from words beside SSMS shares"
 	}
-	return content{kind: kindText, text: &vaultText{shares: shares, threshold: t, field: field, note: note}}
+	return content{kind: kindText, text: &vaultText{shares: shares, threshold: t, field: field, note: note}}, nil
 }
 
 // The paper codec and the QR reader are reached through these functions

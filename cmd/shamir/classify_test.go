@@ -10,6 +10,7 @@ import (
 	"filippo.io/age"
 	"filippo.io/age/armor"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 )
 
 // TestClassify gives the classifier one input of each kind, plain and
@@ -63,7 +64,7 @@ func TestClassify(t *testing.T) {
 		{"word, -decode", []byte("Keys\n"), "base64", kindText, ""},
 		{"x 0", []byte("AAAAAAAAAA==\n"), "", kindNone, "no line is a share"},
 		{"prose and a share", []byte("Shares:\n" + vault), "", kindText, "a note: line 1 is no share"},
-		{"manifest", []byte(`{"version": "` + manifestVersion + `", "shares": []}`), "", kindAside, "the manifest of a split"},
+		{"manifest", []byte(`{"version": "` + manifest.Version + `", "shares": []}`), "", kindAside, "the manifest of a split"},
 		{"age, ours", seal(shares[1], false, id.Recipient()), "", kindSSMS, ""},
 		{"age armored, ours", seal(shares[1], true, id.Recipient()), "", kindSSMS, ""},
 		{"age, text", seal([]byte(vault), false, id.Recipient()), "", kindText, ""},

@@ -68,7 +68,10 @@ Flags:
 	-o, -output FILE     write the secret to FILE (mode 0600, written whole
 	                     or not at all) instead of stdout; if FILE is a
 	                     folder, into it, under the name the share files
-	                     carry; "-" is stdout, even a terminal
+	                     carry; a character device or a named pipe is
+	                     written into, as the shell does, and never
+	                     replaced; never one of the share files read; "-"
+	                     is stdout, even a terminal
 	-t, -threshold T     the threshold of Vault-format shares, to check them
 	                     (SSMS shares record theirs)
 ` + shareFlagsHelp + `	-split ID            recover the SSMS split with this ID (its first
@@ -199,7 +202,7 @@ func combineText(set *shareSet, enc string, t threshold, opts outputOptions) err
 		return explainCombineError(err, t, len(good), len(bad))
 	}
 	defer zero(secret)
-	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
+	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file turns the arguments of combine and verify into shares. The
@@ -105,6 +106,7 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 			break
 		}
 	}
+	errs = append(errs, interrupted(args)...)
 	if len(values) > 0 {
 		for i, v := range values {
 			set.text = append(set.text, textShare{where: fmt.Sprintf("-share %d", i+1), token: strings.TrimSpace(v)})
@@ -129,6 +131,31 @@ func (set *shareSet) addArg(arg string) error {
 	}
 	return set.addFile(arg, "", fi)
 }
+
+// interrupted returns, for each folder among args and the folders of the
+// files among them, the error that tells of a replacement in place that was
+// stopped halfway there: its new and old files do not go together.
+func interrupted(args []string) []error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, arg := range args {
+		dir := arg
+		if fi, err := os.Stat(arg); err != nil || !fi.IsDir() {
+			dir = filepath.Dir(arg)
+		}
+		if arg == "-" || seen[filepath.Clean(dir)] {
+			continue
+		}
+		seen[filepath.Clean(dir)] = true
+		if err := outfile.Interrupted(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// leftover is why a file an interrupted run left is ignored.
+const leftover = "left by a run of shamir that was stopped without cleaning up (killed, or a power cut): not a share; remove it"
 
 // argError explains why an argument cannot be read.
 func argError(arg string, err error) error {
@@ -163,6 +190,10 @@ func (set *shareSet) addFolder(dir string) error {
 	for _, e := range ents {
 		path := filepath.Join(dir, e.Name())
 		if e.IsDir() {
+			continue
+		}
+		if outfile.IsLeftover(e.Name()) {
+			set.ignored = append(set.ignored, problem{quote(path), leftover})
 			continue
 		}
 		fi, err := os.Stat(path)
@@ -231,6 +262,10 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 		}
 	}
 	set.seen = append(set.seen, fi)
+	if outfile.IsLeftover(path) {
+		set.ignored = append(set.ignored, problem{quote(path), leftover})
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fileError(err)

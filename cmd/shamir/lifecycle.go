@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file holds the commands for the life of a split after split:
@@ -273,13 +275,8 @@ func checkShareOutput(out string, force bool) (*shareOutput, error) {
 	if out == "" || out == "-" {
 		return &shareOutput{dest: "stdout"}, nil
 	}
-	if fi, err := os.Lstat(out); err == nil {
-		if fi.IsDir() {
-			return nil, fmt.Errorf("%s is a folder; name a file to write", quote(out))
-		}
-		if !force {
-			return nil, existsError(out)
-		}
+	if err := outfile.CheckDest(out, force); err != nil {
+		return nil, err
 	}
 	return &shareOutput{path: out, force: force, dest: quote(out)}, nil
 }
@@ -287,16 +284,16 @@ func checkShareOutput(out string, force bool) (*shareOutput, error) {
 // write writes the shares one per line, in enc.
 func (o *shareOutput) write(shares [][]byte, enc string) error {
 	if o.path != "" {
-		set := newOutputSet(o.force)
-		defer set.abort()
-		f, err := set.create(o.path)
+		set := outfile.New(o.force)
+		defer set.Abort()
+		f, err := set.Create(o.path)
 		if err != nil {
 			return err
 		}
 		if err := writeLines(&destWriter{f, o.path}, shares, enc); err != nil {
 			return err
 		}
-		return set.commit()
+		return set.Commit()
 	}
 	if err := writeLines(os.Stdout, shares, enc); err != nil {
 		return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
@@ -647,8 +644,13 @@ removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
 shares in their 82-byte headers change, so a share of any size costs a
-copy of its file (written under a temporary name and renamed over the old
-one once every file is complete); with -o, the refreshed files go into
+copy of its file. Every new file is written whole under a temporary name
+(.shamir-….tmp) first, the old ones untouched; then, in one short step that
+a signal waits for, the renames are listed (.shamir-….renames) and each old
+file is kept as .shamir-….old while the new one is renamed over it; then
+the old copies and the list are removed. If the step is cut short (a kill,
+a power cut), verify, combine and refresh say which files are new and which
+old, and how to finish it or undo it. With -o, the refreshed files go into
 that folder instead. Every share file is first read whole and checked as
 verify checks them, which decrypts the secret a chunk at a time in memory;
 each must be good, or nothing is refreshed. The encrypted data is
@@ -776,6 +778,8 @@ var reshareCmd = &lifecycleCmd{
 			return usagef("give the number of new shares with -n and how many recover the secret with -newt, as in -n 5 -newt 3")
 		case n == 0:
 			return usagef("give the number of new shares with -n, as in -n 5 -newt %d", t)
+		case n < 2:
+			return usagef("-n %d: a split has 2 to 255 shares", n)
 		case t == 0:
 			return usagef("give the number of new shares that recover the secret with -newt, as in -n %d -newt %d", n, (n+2)/2)
 		case t < 2:

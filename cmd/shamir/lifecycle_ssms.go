@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file holds the lifecycle commands for SSMS share files: each is a
@@ -193,15 +195,15 @@ func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Wr
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir))
 	}
-	out := newOutputSet(force)
-	defer out.abort()
-	if err := out.mkdirAll(dir); err != nil {
+	out := outfile.New(force)
+	defer out.Abort()
+	if err := out.MkdirAll(dir); err != nil {
 		return err
 	}
 	bufs := make([]*bufio.Writer, len(paths))
 	ws := make([]io.Writer, len(paths))
 	for k, p := range paths {
-		f, err := out.create(p)
+		f, err := out.Create(p)
 		if err != nil {
 			return err
 		}
@@ -218,7 +220,7 @@ func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Wr
 	if err != nil {
 		return err
 	}
-	return out.commit()
+	return out.Commit()
 }
 
 // ssmsError turns an error of the library or of the writes into the
@@ -353,7 +355,6 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 				"give the share file itself")
 		}
 	}
-	inPlace := lc.out == ""
 	// Every share is read whole and checked first, as verify checks them:
 	// the library's refresh reads the first chunk only, and a share
 	// refreshed with bad records would stay bad.
@@ -377,29 +378,46 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 	if err != nil {
 		return ssmsError(set, err)
 	}
-	dest := func(s *ssmsShare) string {
-		if inPlace {
-			return s.path
-		}
-		return filepath.Join(lc.out, filepath.Base(s.path))
+	paths, err := writeRefreshed(set, headers, lc.out, lc.force)
+	if err != nil {
+		return err
 	}
-	out := newOutputSet(lc.force || inPlace)
-	out.keepPlaced = inPlace
-	defer out.abort()
-	if !inPlace {
-		if fi, err := os.Stat(lc.out); err == nil && !fi.IsDir() {
-			return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(lc.out))
+	if !lc.rf.quiet {
+		inPlace := lc.out == ""
+		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
+			count(len(paths), "share file"), pick(inPlace, " in place", " into "+quote(lc.out)))
+		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
+	}
+	return nil
+}
+
+// writeRefreshed writes each share file of set with its new header from
+// headers and the rest of it unchanged: in place when out is "" (the old
+// files kept until every new one is written, see outfile.ReplaceInPlace),
+// else into the folder out. It returns the paths written.
+func writeRefreshed(set *shareSet, headers [][]byte, out string, force bool) ([]string, error) {
+	inPlace := out == ""
+	files := outfile.New(force)
+	defer files.Abort()
+	if inPlace {
+		files.ReplaceInPlace()
+	} else {
+		if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+			return nil, fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(out))
 		}
-		if err := out.mkdirAll(lc.out); err != nil {
-			return err
+		if err := files.MkdirAll(out); err != nil {
+			return nil, err
 		}
 	}
 	var paths []string
 	for k, s := range set.ssms {
-		p := dest(s)
-		f, err := out.create(p)
+		p := s.path
+		if !inPlace {
+			p = filepath.Join(out, filepath.Base(s.path))
+		}
+		f, err := files.Create(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w := bufio.NewWriterSize(&destWriter{f, p}, copyBufSize)
 		// The new header, then the rest of the old file as it is.
@@ -411,27 +429,14 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		if err != nil {
 			var we *writeError
 			if errors.As(err, &we) {
-				return we
+				return nil, we
 			}
-			return fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
+			return nil, fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
 		}
 		paths = append(paths, p)
 	}
-	if err := out.commit(); err != nil {
-		if inPlace {
-			// Rare (the files were created in the same folders), and
-			// not undone: the files renamed before the failure hold
-			// refreshed shares, the old ones they replaced are gone.
-			return withHints(err, "the share files renamed before this one are refreshed and the others are not: old and new shares do not combine; recover the secret from whichever threshold of one kind are left, and run refresh or reshare again")
-		}
-		return err
-	}
-	if !lc.rf.quiet {
-		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
-			count(len(paths), "share file"), pick(inPlace, " in place", " into "+quote(lc.out)))
-		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
-	}
-	return nil
+	// In place, a commit that fails puts the old files back.
+	return paths, files.Commit()
 }
 
 // reshareSSMS makes a new split of the secret: -n share files, any -newt of

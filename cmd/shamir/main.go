@@ -48,6 +48,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // A command is one of shamir's subcommands.
@@ -83,7 +85,7 @@ ignored when shamir started (as under nohup) stays ignored.
 `
 
 func main() {
-	catchSignals()
+	outfile.CatchSignals(reportStop)
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -117,7 +119,7 @@ func run(args []string) int {
 	err := c.run(rest)
 	// After a signal, the handler removes the output and ends shamir;
 	// what failed meanwhile is of no interest.
-	waitIfStopping()
+	outfile.WaitIfStopping()
 	var uerr *usageError
 	switch {
 	case err == nil:
@@ -137,15 +139,15 @@ func run(args []string) int {
 	}
 }
 
-// waitIfStopping blocks for good once the signal handler has started: it
-// keeps live locked, and ends shamir.
-func waitIfStopping() {
-	live.Lock()
-	stopping := live.stopping
-	live.Unlock()
-	if stopping {
-		select {}
+// reportStop says that a stop signal ended shamir, after it restores the
+// terminal.
+func reportStop(sig os.Signal, removed bool) {
+	restoreTerminal()
+	lead := ""
+	if isTerminal(os.Stderr) {
+		lead = "\n" // after the ^C the terminal echoed
 	}
+	fmt.Fprintf(os.Stderr, "%s%s%s: stopped%s\n", lead, prefix, outfile.SignalName(sig), pick(removed, "; removed the unfinished output", ""))
 }
 
 func lookup(name string) *command {

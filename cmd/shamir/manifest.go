@@ -1,170 +1,73 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
-// This file writes the manifest of a split for people, and checks files
-// against it (verify -manifest). The manifest is public: it says who holds
-// which share, and the SHA-256 of each file handed out and of the share in
-// it, so that anyone can tell, without a key, that a file given back is the
-// one handed out. docs/MANIFEST.md describes it.
+// This file checks files against the manifest of a split (verify
+// -manifest); internal/manifest holds the manifest's format, its
+// validation and the verdicts. Here each file given is read, without any
+// key, for what the verdicts need: its bytes' hash, and the share in it
+// when one can be read (a share file in the clear, a paper copy's picture
+// or text, a decrypted Vault-format share).
 
-// manifestVersion names the manifest's format.
-const manifestVersion = "shamir-manifest/1"
-
-type manifest struct {
-	Version       string          `json:"version"`
-	SplitID       string          `json:"split_id"`
-	SplitIDSource string          `json:"split_id_source"`
-	ShareFormat   string          `json:"share_format"`
-	Name          string          `json:"name,omitempty"`
-	Parts         int             `json:"parts"`
-	Threshold     int             `json:"threshold"`
-	Shares        []manifestShare `json:"shares"`
-}
-
-type manifestShare struct {
-	Share           int    `json:"share"`
-	Holder          string `json:"holder"`
-	Recipient       string `json:"recipient"`
-	File            string `json:"file"`
-	EncryptedSHA256 string `json:"encrypted_sha256"`
-	PlainSHA256     string `json:"plain_sha256"`
-}
-
-func (m *manifest) encode() []byte {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		panic(err) // strings and numbers only
-	}
-	return append(b, '\n')
-}
-
-// readManifest reads and checks a manifest.
-func readManifest(path string) (*manifest, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fileError(err)
-	}
-	var m manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s is not a manifest: %v", quote(path), err)
-	}
-	if m.Version != manifestVersion {
-		return nil, withHints(fmt.Errorf("%s is not a manifest of this version (%q, want %q)", quote(path), m.Version, manifestVersion),
-			"a newer shamir may read it")
-	}
-	if len(m.Shares) == 0 {
-		return nil, fmt.Errorf("%s lists no shares", quote(path))
-	}
-	return &m, nil
-}
-
-// verifyManifest checks the files the arguments name against the manifest
-// at path, from their bytes alone: each is the file handed to its holder,
-// the share in it (decrypted), a file handed to another holder (swapped),
-// one that bears a holder's name but not their bytes (altered or
-// replaced), or none of the split's (foreign).
+// verifyManifest checks the files the arguments name (default: the
+// manifest's folder) against the manifest at path: each gets one verdict.
 func verifyManifest(path string, args []string, quiet bool) error {
-	m, err := readManifest(path)
+	m, err := manifest.Read(path)
 	if err != nil {
-		return err
-	}
-	byFile := map[string]*manifestShare{}
-	for i := range m.Shares {
-		byFile[m.Shares[i].File] = &m.Shares[i]
+		return fileError(err)
 	}
 	if len(args) == 0 {
 		args = []string{filepath.Dir(path)}
 	}
-	mfi, _ := os.Stat(path)
-	var files []string
-	for _, a := range args {
-		fi, err := os.Stat(a)
-		if err != nil {
-			return argError(a, err)
-		}
-		if !fi.IsDir() {
-			files = append(files, a)
-			continue
-		}
-		ents, err := os.ReadDir(a)
-		if err != nil {
-			return fileError(err)
-		}
-		for _, e := range ents {
-			if e.Type().IsRegular() {
-				files = append(files, filepath.Join(a, e.Name()))
-			}
-		}
+	files, ignored, err := manifestInputs(path, args)
+	if err != nil {
+		return err
 	}
-	var bad, ignored []problem
+	var bad []problem
 	good := 0
-	seen := map[int]bool{}
+	given := map[*manifest.Share]bool{}
 	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && mfi != nil && os.SameFile(fi, mfi) {
-			continue
-		}
-		h, data, err := hashFile(f)
+		mf, err := inspectForManifest(f, m)
 		if err != nil {
 			bad = append(bad, problem{quote(f), err.Error()})
 			continue
 		}
-		base := filepath.Base(f)
-		named := byFile[base]
-		var match *manifestShare
-		plain := false
-		for i := range m.Shares {
-			s := &m.Shares[i]
-			if s.EncryptedSHA256 == h || s.PlainSHA256 == h {
-				match, plain = s, s.PlainSHA256 == h
-				break
-			}
+		j := m.Judge(mf)
+		for _, s := range j.Given() {
+			given[s] = true
 		}
-		switch {
-		case match != nil && (named == match || plain):
+		switch j.Verdict {
+		case manifest.NotShare:
+			ignored = append(ignored, problem{quote(f), j.String()})
+		case manifest.Good:
 			good++
-			seen[match.Share] = true
 			if !quiet {
-				sayf(os.Stderr, "%s: share %d, %s's, %s", quote(f), match.Share, match.Holder,
-					pick(plain, "decrypted, as handed out", "as handed out"))
+				sayf(os.Stderr, "%s: %s", quote(f), j)
 			}
-		case match != nil && named != nil:
-			seen[match.Share] = true
-			bad = append(bad, problem{quote(f), fmt.Sprintf("swapped: this is %s's file (share %d, handed out as %s), not %s's",
-				match.Holder, match.Share, quote(match.File), named.Holder)})
-		case match != nil:
-			good++
-			seen[match.Share] = true
-			if !quiet {
-				sayf(os.Stderr, "%s: share %d, %s's (handed out as %s), as handed out", quote(f), match.Share, match.Holder, quote(match.File))
-			}
-		case named != nil:
-			bad = append(bad, problem{quote(f), fmt.Sprintf("altered: not the file handed to %s (share %d): its SHA-256 differs", named.Holder, named.Share)})
-		case looksLikeShareFile(data):
-			bad = append(bad, problem{quote(f), "foreign: not a file of this split (split ID " + m.SplitID + ")" + otherSplit(data, m)})
 		default:
-			ignored = append(ignored, problem{quote(f), "not a share file"})
+			bad = append(bad, problem{quote(f), j.String()})
 		}
 	}
 	if !quiet {
 		noteIgnored(os.Stderr, ignored)
 		var missing []string
-		for _, s := range m.Shares {
-			if !seen[s.Share] {
-				missing = append(missing, s.Holder)
+		for i := range m.Shares {
+			if s := &m.Shares[i]; !given[s] {
+				missing = append(missing, quote(s.Holder))
 			}
 		}
 		if len(missing) > 0 && len(missing) < len(m.Shares) {
@@ -175,6 +78,138 @@ func verifyManifest(path string, args []string, quiet bool) error {
 		return errors.New("no file of the split among the inputs")
 	}
 	return verdict(good, bad, quiet)
+}
+
+// manifestInputs lists the files the arguments name, those in the folders
+// among them: every regular file but the manifest itself and what an
+// interrupted run left, which are noted.
+func manifestInputs(path string, args []string) (files []string, ignored []problem, err error) {
+	mfi, _ := os.Stat(path)
+	add := func(f string, fi os.FileInfo) {
+		switch {
+		case mfi != nil && os.SameFile(fi, mfi):
+		case outfile.IsLeftover(f):
+			ignored = append(ignored, problem{quote(f), leftover})
+		default:
+			files = append(files, f)
+		}
+	}
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, nil, argError(a, err)
+		}
+		if !fi.IsDir() {
+			add(a, fi)
+			continue
+		}
+		ents, err := os.ReadDir(a)
+		if err != nil {
+			return nil, nil, fileError(err)
+		}
+		for _, e := range ents {
+			if e.Type().IsRegular() {
+				if fi, err := e.Info(); err == nil {
+					add(filepath.Join(a, e.Name()), fi)
+				}
+			}
+		}
+	}
+	return files, ignored, nil
+}
+
+// inspectForManifest reads the file at path for Judge: its SHA-256, and
+// the share it holds when one can be read without a key.
+func inspectForManifest(path string, m *manifest.Manifest) (manifest.File, error) {
+	mf := manifest.File{Name: path}
+	sum, head, err := hashFile(path)
+	if err != nil {
+		return mf, err
+	}
+	mf.SHA256 = sum
+	switch {
+	case shamir.IsSSMS(head):
+		mf.ShareSHA256, mf.How = sum, "decrypted"
+		mf.SplitID, mf.Number = headerOf(head)
+	case isAgeFile(head), manifest.IsManifest(head):
+		mf.MayHoldShare = isAgeFile(head)
+	case isImage(head), isText(head):
+		share, how, found := readShareCopy(path, head, m)
+		if found {
+			mf.ShareSHA256, mf.How = plainSum(share, m), how
+			mf.SplitID, mf.Number = headerOf(share)
+		}
+		mf.MayHoldShare = isImage(head) || isPaperText(string(head))
+	}
+	return mf, nil
+}
+
+// headerOf returns the split ID (hex) and the share number of an SSMS
+// share's header, or nothing.
+func headerOf(b []byte) (string, int) {
+	if info, err := shamir.InspectSSMS(b); err == nil {
+		return hex.EncodeToString(info.SplitID[:]), info.Index + 1
+	}
+	return "", 0
+}
+
+// plainSum hashes a share as plain_sha256 does: an SSMS share as it is, a
+// Vault-format one as its line of text.
+func plainSum(share []byte, m *manifest.Manifest) string {
+	if enc, ok := strings.CutPrefix(m.ShareFormat, "vault-"); ok && !shamir.IsSSMS(share) {
+		share = []byte(encodeTextShare(share, enc) + "\n")
+	}
+	s := sha256.Sum256(share)
+	return hex.EncodeToString(s[:])
+}
+
+// paperInText finds the paper text in a text file: typed, or in the page
+// split -paper wrote (up to the end of its <pre>).
+var paperInText = regexp.MustCompile(`(?i)` + paperTag + `[A-Za-z2-7\s]*`)
+
+// readShareCopy reads the share in a copy of it that is not a share file:
+// a picture of its paper copy's code, the paper text, typed or in the page,
+// or a line of Vault-format text as age -d gives it. How says which.
+func readShareCopy(path string, head []byte, m *manifest.Manifest) (share []byte, how string, ok bool) {
+	limit := int64(maxTextInput)
+	if isImage(head) {
+		limit = maxImageBytes
+	}
+	data, err := readAtMost(path, limit)
+	if err != nil {
+		return nil, "", false
+	}
+	if isImage(head) {
+		text, err := readQR(data)
+		if err != nil {
+			return nil, "", false
+		}
+		data, how = []byte(text), "from a picture of its paper copy's code"
+	}
+	if loc := paperInText.FindIndex(data); loc != nil {
+		b, err := parsePaperText(string(data[loc[0]:loc[1]]))
+		return b, pick(how != "", how, "from its paper copy's text"), err == nil
+	}
+	enc, vault := strings.CutPrefix(m.ShareFormat, "vault-")
+	if tok := strings.TrimSpace(string(data)); vault && decodesAsShare(tok, enc) {
+		b, err := decodeToken(tok, enc)
+		return b, pick(how != "", how, "decrypted"), err == nil
+	}
+	return nil, "", false
+}
+
+// readAtMost reads the file at path if it holds at most limit bytes.
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("over %d bytes", limit)
+	}
+	return data, err
 }
 
 // hashFile returns the SHA-256 of the file at path and its first bytes,
@@ -194,29 +229,4 @@ func hashFile(path string) (sum string, head []byte, err error) {
 		return "", nil, fmt.Errorf("reading it: %v", unwrapPath(err))
 	}
 	return hex.EncodeToString(h.Sum(nil)), head, nil
-}
-
-// looksLikeShareFile reports whether data is a file that could be a share:
-// encrypted with age, an SSMS share, a QR picture or paper text.
-func looksLikeShareFile(data []byte) bool {
-	head := data[:min(len(data), sniffLen)]
-	return isAgeFile(head) || shamir.IsSSMS(head) || isImage(head) || isPaperText(string(head))
-}
-
-// otherSplit says which split an SSMS share belongs to, when it is not the
-// manifest's.
-func otherSplit(data []byte, m *manifest) string {
-	if info, err := shamir.InspectSSMS(data); err == nil {
-		id := hex.EncodeToString(info.SplitID[:])
-		if id != m.SplitID {
-			return ": an SSMS share of split " + id
-		}
-	}
-	return ""
-}
-
-// isManifest reports whether head starts a manifest, which combine and
-// verify note as such in a folder of shares.
-func isManifest(head []byte) bool {
-	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) && bytes.Contains(head, []byte(`"version": "`+manifestVersion+`"`))
 }

@@ -68,6 +68,8 @@ func hintsOf(err error) []string {
 	var hints []string
 	if h, ok := err.(*hintError); ok {
 		hints = append(hints, h.hints...)
+	} else if h, ok := err.(interface{ Hints() []string }); ok {
+		hints = append(hints, h.Hints()...) // the internal packages' errors
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
@@ -115,6 +117,16 @@ func (e *quotedPathError) Error() string {
 }
 
 func (e *quotedPathError) Unwrap() error { return e.pe }
+
+// unwrapPath returns the error inside a *fs.PathError, whose path would be
+// a temporary name, or one the message names otherwise.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
 
 // warnf prints a warning.
 func warnf(w io.Writer, format string, args ...any) {

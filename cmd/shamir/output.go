@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // maxTerminalSecret is the most that combine holds back to check before
@@ -31,22 +33,24 @@ type secretWriter struct {
 	buf     *bufio.Writer  // batches small writes to the destination
 	encoder io.WriteCloser // the base64 encoder to flush, if any
 	encoded bool           // add a final newline: the output is a line of text
-	set     *outputSet     // when writing a file
+	set     *outfile.Set   // when writing a file
 	held    *heldBack      // when checking what goes to a terminal
 }
 
 // newSecretWriter returns a secretWriter for path with encoding encode ("",
 // "hex" or "base64"). An empty path means stdout, and a raw secret bound for
 // a terminal is then held back until finish has checked that it is printable
-// text; "-" means stdout, whatever it is.
-func newSecretWriter(path, encode string, force bool) (*secretWriter, error) {
+// text; "-" means stdout, whatever it is. A path that is one of inputs (the
+// files the shares were read from) is refused, even with force.
+func newSecretWriter(path, encode string, force bool, inputs []os.FileInfo) (*secretWriter, error) {
 	s := &secretWriter{}
 	var dest io.Writer = stdoutWriter{}
 	if path != "" && path != "-" {
-		s.set = newOutputSet(force)
-		f, err := s.set.create(path)
+		s.set = outfile.New(force)
+		s.set.Refuse(inputs)
+		f, err := s.set.Create(path)
 		if err != nil {
-			s.set.abort()
+			s.set.Abort()
 			return nil, err
 		}
 		dest = &destWriter{f, path}
@@ -66,8 +70,11 @@ func newSecretWriter(path, encode string, force bool) (*secretWriter, error) {
 	return s, nil
 }
 
-// toStdout reports whether the secret goes to stdout as it is written.
-func (s *secretWriter) toStdout() bool { return s.set == nil && s.held == nil }
+// toStdout reports whether the secret goes to stdout, or into a device or
+// a pipe, as it is written: what is written cannot be taken back.
+func (s *secretWriter) toStdout() bool {
+	return s.set == nil && s.held == nil || s.set != nil && s.set.Streams()
+}
 
 // stdoutWriter writes to stdout, and says so in its errors.
 type stdoutWriter struct{}
@@ -114,7 +121,7 @@ func (s *secretWriter) finish() error {
 		}
 	}
 	if s.set != nil {
-		return s.set.commit()
+		return s.set.Commit()
 	}
 	return nil
 }
@@ -123,7 +130,7 @@ func (s *secretWriter) finish() error {
 // to stdout cannot be taken back.
 func (s *secretWriter) abort() {
 	if s.set != nil {
-		s.set.abort()
+		s.set.Abort()
 	}
 	if s.held != nil {
 		zero(s.held.b)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file writes the paper copy of a share (a QR code as PNG and SVG, and
@@ -31,7 +33,7 @@ const paperScale = 8
 
 // writePaper writes base.png, base.svg and base.html in dir, through set,
 // for share.
-func writePaper(set *outputSet, dir, base string, share []byte, info paperInfo) error {
+func writePaper(set *outfile.Set, dir, base string, share []byte, info paperInfo) error {
 	if len(share) > maxPaperShare {
 		return withHints(fmt.Errorf("the shares are %d bytes, and a paper copy holds at most %d", len(share), maxPaperShare),
 			"paper copies are for keys and passwords: leave out -paper for larger secrets")
@@ -67,8 +69,8 @@ func writePaper(set *outputSet, dir, base string, share []byte, info paperInfo) 
 }
 
 // writeWhole writes data as the file path of set.
-func writeWhole(set *outputSet, path string, data []byte) error {
-	f, err := set.create(path)
+func writeWhole(set *outfile.Set, path string, data []byte) error {
+	f, err := set.Create(path)
 	if err != nil {
 		return err
 	}

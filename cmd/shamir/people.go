@@ -16,6 +16,9 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file is split for people: each share encrypted with age to the
@@ -24,10 +27,6 @@ import (
 
 // holderFileName names the file a holder is handed.
 func holderFileName(name string) string { return name + ".shamir.age" }
-
-// manifestName is the manifest's file name, in the folder of the holders'
-// files.
-const manifestName = "manifest.json"
 
 // A shareOut is one share being written: its destination, and what is
 // kept of it on the way for the manifest and the paper copy.
@@ -62,8 +61,8 @@ func (c capture) Write(p []byte) (int, error) {
 
 // newShareOut starts the share file path of set, encrypted to rcpt if not
 // nil; paper asks for the share's bytes to be kept for its paper copy.
-func newShareOut(set *outputSet, path string, rcpt age.Recipient, paper bool) (*shareOut, error) {
-	f, err := set.create(path)
+func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, paper bool) (*shareOut, error) {
+	f, err := set.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +105,11 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && (o.encode == "" || len(o.holders) > 0) {
 		return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir))
 	}
-	set := newOutputSet(o.force)
-	defer set.abort()
+	set := outfile.New(o.force)
+	defer set.Abort()
 	for _, d := range []string{dir, o.paper} {
 		if d != "" {
-			if err := set.mkdirAll(d); err != nil {
+			if err := set.MkdirAll(d); err != nil {
 				return err
 			}
 		}
@@ -227,8 +226,8 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		}
 	}
 	if len(o.holders) > 0 {
-		m := &manifest{
-			Version:       manifestVersion,
+		m := &manifest.Manifest{
+			Version:       manifest.Version,
 			SplitID:       hex.EncodeToString(splitID),
 			SplitIDSource: pick(o.encode == "", "ssms", "random"),
 			ShareFormat:   pick(o.encode == "", "ssms", "vault-"+o.encode),
@@ -237,7 +236,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			Threshold:     o.threshold,
 		}
 		for i, s := range outs {
-			m.Shares = append(m.Shares, manifestShare{
+			m.Shares = append(m.Shares, manifest.Share{
 				Share:           i + 1,
 				Holder:          o.holders[i].name,
 				Recipient:       o.holders[i].recipient,
@@ -246,7 +245,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 				PlainSHA256:     hex.EncodeToString(s.plain.Sum(nil)),
 			})
 		}
-		if err := writeWhole(set, filepath.Join(dir, manifestName), m.encode()); err != nil {
+		if err := writeWhole(set, filepath.Join(dir, manifest.FileName), m.Encode()); err != nil {
 			return err
 		}
 	}
@@ -254,7 +253,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		// The text shares go to stdout or -o as without -paper; the
 		// papers are committed first, so that nothing is printed for
 		// papers that failed.
-		if err := set.commit(); err != nil {
+		if err := set.Commit(); err != nil {
 			return err
 		}
 		if !o.quiet {
@@ -262,14 +261,14 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 		}
 		return writeShareLines(shares, o)
 	}
-	if err := set.commit(); err != nil {
+	if err := set.Commit(); err != nil {
 		return err
 	}
 	if !o.quiet {
 		switch {
 		case len(o.holders) > 0:
 			sayf(os.Stderr, "wrote %s in %s, each encrypted to its holder, and %s; any %d recover the secret",
-				count(o.parts, "share file"), quote(dir), quote(filepath.Join(dir, manifestName)), o.threshold)
+				count(o.parts, "share file"), quote(dir), quote(filepath.Join(dir, manifest.FileName)), o.threshold)
 		default:
 			sayf(os.Stderr, "wrote %d shares, %s to %s; any %d recover the secret",
 				o.parts, quote(outs[0].path), quote(outs[o.parts-1].path), o.threshold)

@@ -26,6 +26,7 @@ import (
 	"testing"
 
 	"filippo.io/age"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -77,9 +78,9 @@ func holderKeys(t *testing.T, dir string, names ...string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func readManifestFile(t *testing.T, path string) *manifest {
+func readManifestFile(t *testing.T, path string) *manifest.Manifest {
 	t.Helper()
-	m, err := readManifest(path)
+	m, err := manifest.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -508,10 +509,10 @@ func TestManifestVerify(t *testing.T) {
 	writeFile(t, s, "notes.txt", []byte("handed out on Monday\n"))
 	r = runCmd(t, dir, nil, "verify", "-manifest", "s/manifest.json", "s")
 	fails(t, r, 1, "verify -manifest",
-		`bad share "s/alice.shamir.age": swapped: this is bob's file (share 2, handed out as "bob.shamir.age"), not alice's`,
-		`bad share "s/bob.shamir.age": swapped: this is alice's file (share 1, handed out as "alice.shamir.age"), not bob's`,
-		`bad share "s/carol.shamir.age": altered: not the file handed to carol (share 3)`,
-		`bad share "s/dave.shamir.age": altered: not the file handed to dave (share 4)`,
+		`bad share "s/alice.shamir.age": swapped: this is the share of holder "bob" (share 2, handed out as "bob.shamir.age"), not of "alice"`,
+		`bad share "s/bob.shamir.age": swapped: this is the share of holder "alice" (share 1, handed out as "alice.shamir.age"), not of "bob"`,
+		`bad share "s/carol.shamir.age": altered: not the file handed to holder "carol" (share 3)`,
+		`bad share "s/dave.shamir.age": altered: not the file handed to holder "dave" (share 4)`,
 		`ignored "s/notes.txt": not a share file`,
 		"4 shares are bad, 0 shares are good")
 	// A foreign file under a name of its own.

@@ -29,11 +29,15 @@ package main
 //		control characters in them
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
+//	powercut N shamir [ARGS...] (a program on $PATH)
+//		run shamir, killed with SIGKILL once a replacement in place has
+//		renamed N files, as a power cut would stop it
 //
 // and the conditions [purego], true when the command was built with -tags
 // purego (which FIPS 140-3 mode refuses), and [missing:PROG], true when PROG is not on $PATH, for
 // "[missing:age] skip": under CI a missing program is an error instead, so
-// that CI cannot pass by skipping (test.sh installs them).
+// that CI cannot pass by skipping (test.sh installs them); and [root], true
+// when the tests run as root (under CI, not being root is an error).
 
 import (
 	"errors"
@@ -51,6 +55,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -81,7 +86,7 @@ func TestMain(m *testing.M) {
 // (an ignored one is not), so such signals are handled here, and dropped;
 // the others keep their default, so that Ctrl-C still stops the tests.
 func unignoreSignals() {
-	for _, sig := range stopSignals {
+	for _, sig := range outfile.StopSignals {
 		if signal.Ignored(sig) {
 			signal.Notify(make(chan os.Signal, 1), sig)
 		}
@@ -288,8 +293,14 @@ func cmdSetq(ts *testscript.TestScript, neg bool, args []string) {
 
 // scriptCondition evaluates the scripts' own conditions.
 func scriptCondition(cond string) (bool, error) {
-	if cond == "purego" {
+	switch cond {
+	case "purego":
 		return puregoBuild, nil
+	case "root":
+		if os.Geteuid() != 0 && os.Getenv("CI") != "" {
+			return false, errors.New("[root]: not root, and CI is set: CI runs the tests as root")
+		}
+		return os.Geteuid() == 0, nil
 	}
 	prog, ok := strings.CutPrefix(cond, "missing:")
 	if !ok {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -21,6 +22,26 @@ var signalsByName = map[string]os.Signal{
 
 func init() {
 	helperCmds["limitfsize"] = limitFsizeMain
+	helperCmds["powercut"] = powercutMain
+}
+
+// powercutMain is the program powercut: "powercut N shamir ARGS..." runs
+// shamir ARGS, killed (SIGKILL, which nothing can catch) once a replacement
+// in place has renamed N files, as a power cut would stop it.
+func powercutMain() {
+	n, err := strconv.Atoi(os.Args[1])
+	if len(os.Args) < 3 || os.Args[2] != "shamir" || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: powercut N shamir [ARGS...]")
+		os.Exit(2)
+	}
+	outfile.TestHookRenamed = func(done int) {
+		if done == n {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		}
+	}
+	os.Args = os.Args[2:]
+	main()
 }
 
 func cmdMkfifo(ts *testscript.TestScript, neg bool, args []string) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 var cmdSplit = &command{
@@ -158,6 +160,10 @@ func runSplit(args []string) error {
 		return usagef("give the number of shares with -n and how many recover the secret with -t, as in -n 5 -t 3")
 	case o.parts == 0:
 		return usagef("give the number of shares to make with -n, as in -n 5 -t %d", o.threshold)
+	case o.parts < 2:
+		// Before any comparison with -t, which would speak of "the -1
+		// shares of -n".
+		return usagef("-n %d: a split has 2 to 255 shares", o.parts)
 	case o.threshold == 0:
 		return usagef("give the number of shares that recover the secret with -t, as in -n %d -t %d", o.parts, (o.parts+2)/2)
 	case o.threshold < 2:
@@ -346,11 +352,11 @@ func splitText(in io.Reader, what string, o splitOptions) error {
 func writeShareLines(shares [][]byte, o splitOptions) error {
 	var w io.Writer = os.Stdout
 	dest := "stdout"
-	var set *outputSet
+	var set *outfile.Set
 	if o.out != "" && o.out != "-" {
-		set = newOutputSet(o.force)
-		defer set.abort()
-		f, err := set.create(o.out)
+		set = outfile.New(o.force)
+		defer set.Abort()
+		f, err := set.Create(o.out)
 		if err != nil {
 			return err
 		}
@@ -367,7 +373,7 @@ func writeShareLines(shares [][]byte, o splitOptions) error {
 		return err
 	}
 	if set != nil {
-		if err := set.commit(); err != nil {
+		if err := set.Commit(); err != nil {
 			return err
 		}
 	}
@@ -380,7 +386,7 @@ func writeShareLines(shares [][]byte, o splitOptions) error {
 // A destWriter writes a file of an outputSet, and names the destination,
 // not the temporary file, in its errors.
 type destWriter struct {
-	f    *os.File
+	f    io.Writer
 	dest string
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file holds the SSMS share-file workflow: split streams the secret into
@@ -37,9 +39,9 @@ func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
 		return withHints(fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir)),
 			"to write Vault-format shares into a file, use -encode base64 or -encode hex")
 	}
-	set := newOutputSet(o.force)
-	defer set.abort()
-	if err := set.mkdirAll(dir); err != nil {
+	set := outfile.New(o.force)
+	defer set.Abort()
+	if err := set.MkdirAll(dir); err != nil {
 		return err
 	}
 	paths := make([]string, o.parts)
@@ -47,7 +49,7 @@ func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
 	ws := make([]io.Writer, o.parts)
 	for i := range o.parts {
 		paths[i] = filepath.Join(dir, shareFileName(o.name, i+1, o.parts))
-		f, err := set.create(paths[i])
+		f, err := set.Create(paths[i])
 		if err != nil {
 			return err
 		}
@@ -82,7 +84,7 @@ func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
 		}
 		return readError(what, err)
 	}
-	if err := set.commit(); err != nil {
+	if err := set.Commit(); err != nil {
 		return err
 	}
 	if !o.quiet {
@@ -139,7 +141,7 @@ func combineSSMS(set *shareSet, opts outputOptions) error {
 	}
 	p := startProgress("combining", set.secretSize(), opts.quiet)
 	r := p.reader(cr)
-	w, err := newSecretWriter(opts.path, opts.encode, opts.force)
+	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
 	if err != nil {
 		p.stop()
 		return err
@@ -154,7 +156,7 @@ func combineSSMS(set *shareSet, opts outputOptions) error {
 		}
 		err = ssmsFailure(set, err)
 		if n > 0 && w.toStdout() {
-			err = withHints(err, "the secret written to stdout is incomplete: discard it")
+			err = withHints(err, "the secret written to "+pick(opts.path == "" || opts.path == "-", "stdout", quote(opts.path))+" is incomplete: discard it")
 		}
 		return err
 	}
@@ -195,7 +197,7 @@ func (set *shareSet) setAside(found []shamir.BadShare, quiet bool) []shamir.BadS
 // shares: of the split -split named, if it did.
 func (set *shareSet) combineReader() (*shamir.CombineReader, error) {
 	if set.split != nil {
-		return shamir.NewCombineReaderSplit(set.readers(), *set.split)
+		return shamir.NewCombineReaderSplit(set.readers(), shamir.SplitName{ID: *set.split})
 	}
 	return shamir.NewCombineReader(set.readers())
 }

@@ -89,11 +89,22 @@ func readVaultJSON(data []byte, where string) ([]textShare, int, string, error) 
 	for i, k := range keys {
 		shares = append(shares, textShare{where: fmt.Sprintf("%s %s[%d]", where, field, i), token: k})
 	}
-	if t == 0 {
+	switch {
+	case t == 0:
 		tfield = ""
+	case t < 2 || t > 255:
+		// No JSON vault operator init wrote: with 1, each key would be
+		// the secret itself. Refused, not taken for a note.
+		return nil, 0, "", withHints(&badJSONThreshold{fmt.Sprintf("%s: %s %d: a threshold is from 2 to 255", where, tfield, t)},
+			"correct it, or give the keys as text, one a line, and the threshold with -t")
 	}
 	return shares, t, tfield, nil
 }
+
+// badJSONThreshold is the error for JSON whose threshold cannot be one.
+type badJSONThreshold struct{ msg string }
+
+func (e *badJSONThreshold) Error() string { return e.msg }
 
 // readLines reads the shares in data one per line; see readTextShares.
 func readLines(data []byte, where string) []textShare {

@@ -35,11 +35,14 @@ a note, and not counted.
 
 With -i, verify decrypts the shares encrypted to those identities, as
 combine does. With -manifest FILE, it checks files against the manifest
-that split -r wrote instead, from their bytes alone, without any key: each
-PATH (default: the manifest's folder) is the file handed to its holder, or
-the share in it decrypted; or a file handed to another holder (swapped),
-one with a holder's name but other bytes (altered), or one of no file of
-the split (foreign).
+that split -r wrote instead, without any key: the manifest is checked whole
+first (at most 1 MiB), then each file given (default: the manifest's
+folder) gets one verdict, by its bytes or by the share it holds: the file
+handed to its holder, or the share in it (decrypted, or read from a picture
+of its paper copy's code or from its text); a file or share of another
+holder under this one's name (swapped); a holder's name, or share number,
+with other bytes (altered); or a share of no holder of the split
+(foreign).
 
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
 file; a signal that was ignored when verify started stays ignored.

@@ -1,0 +1,334 @@
+// Package outfile writes the files of one run of shamir as a set: all of
+// them or none. Each regular file is written under a short temporary name
+// in its destination's folder (see IsLeftover) and moved into place by
+// Commit only once every file of the set is complete, so that a run that
+// fails, or is stopped by a signal (CatchSignals), leaves no half-written
+// share or secret behind, and no folder it made.
+//
+// A destination that exists is handled as cp and the shell handle it: a
+// character device or a named pipe (FIFO) is written into, opened as it is,
+// and never replaced, with or without -f; a regular file is replaced only
+// with -f (Set.force), and through a symbolic link the link stays and its
+// target is replaced; anything else is refused. A destination that is one
+// of the run's inputs is refused (Set.Refuse).
+//
+// Files are created with mode 0600: shares and secrets are for their
+// owner's eyes only.
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+// A Set is the files one run writes.
+type Set struct {
+	force   bool
+	replace bool          // ReplaceInPlace: the destinations are the files read
+	inputs  []os.FileInfo // destinations refused
+	pending []*file       // created, not yet committed
+	placed  []*file       // moved into place by a commit not yet finished
+	dirs    []string      // folders made, outermost first
+}
+
+// A file is one file of a set.
+type file struct {
+	f    *os.File
+	dest string // the name given to Create, for messages
+	// tmp is the temporary name, and target the name it is moved to
+	// (dest, or the file a symbolic link dest points to); both are ""
+	// for a device or a pipe, written into as it is.
+	tmp, target string
+	old         string // ReplaceInPlace: the name the old file is kept under
+}
+
+// live holds the sets not yet committed or aborted, for the signal handler
+// to clean up. Every file and folder is created with live locked, and not at
+// all once stopping is set, so the handler, which sets it, removes every
+// one.
+var live struct {
+	sync.Mutex
+	sets     map[*Set]bool
+	stopping bool
+}
+
+// ErrStopping is returned by a set asked to create a file after a signal.
+var ErrStopping = errors.New("stopping")
+
+// New returns an empty set; force lets it replace existing regular files.
+func New(force bool) *Set {
+	s := &Set{force: force}
+	live.Lock()
+	if live.sets == nil {
+		live.sets = make(map[*Set]bool)
+	}
+	live.sets[s] = true
+	live.Unlock()
+	return s
+}
+
+// Refuse makes Create refuse a destination that is one of files (by
+// os.SameFile), with or without force: the inputs of the run, which
+// replacing would destroy.
+func (s *Set) Refuse(files []os.FileInfo) { s.inputs = append(s.inputs, files...) }
+
+// ReplaceInPlace makes the set replace files that exist, as refresh does
+// to the share files it reads, keeping each old file until the new ones are
+// all written, and then all renamed in one short step (see Commit). A run
+// stopped in that step, as by a power cut, is told by Interrupted.
+func (s *Set) ReplaceInPlace() { s.force, s.replace = true, true }
+
+// MkdirAll makes the folder dir and any of its parents that are missing,
+// with mode 0700, and remembers those it made, for Abort to remove.
+func (s *Set) MkdirAll(dir string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return pathError(err)
+		}
+		missing = append(missing, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	live.Lock()
+	defer live.Unlock()
+	for i := len(missing) - 1; i >= 0; i-- {
+		if live.stopping {
+			return ErrStopping
+		}
+		if err := os.Mkdir(missing[i], 0o700); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				continue // made meanwhile by someone else: not ours
+			}
+			return pathError(err)
+		}
+		s.dirs = append(s.dirs, missing[i])
+	}
+	return nil
+}
+
+// Create starts the file that Commit puts at dest, and returns where to
+// write it. The set owns the file: callers write to it and never close it.
+// A destination that cannot be written is refused at once, before any work
+// is done; Commit checks again, atomically, that no file has appeared at a
+// new destination meanwhile.
+func (s *Set) Create(dest string) (io.Writer, error) {
+	d, err := examine(dest, s.force || s.replace, s.inputs)
+	if err != nil {
+		return nil, err
+	}
+	live.Lock()
+	defer live.Unlock()
+	if live.stopping {
+		return nil, ErrStopping
+	}
+	if d.stream {
+		// As cp and the shell do: no O_CREATE, no O_TRUNC, nothing
+		// renamed over it. Opening a pipe waits for its reader.
+		f, err := os.OpenFile(dest, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("cannot write %s: %v", quote(dest), unwrap(err))
+		}
+		s.pending = append(s.pending, &file{f: f, dest: dest})
+		return f, nil
+	}
+	f, tmp, err := createTemp(filepath.Dir(d.target))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("cannot create %s: folder %s does not exist", quote(dest), quote(filepath.Dir(dest)))
+		}
+		return nil, fmt.Errorf("cannot create %s: %v", quote(dest), unwrap(err))
+	}
+	s.pending = append(s.pending, &file{f: f, dest: dest, tmp: tmp, target: d.target})
+	return f, nil
+}
+
+// Streams reports whether any file of the set is written straight into a
+// character device or a pipe: what went there cannot be taken back.
+func (s *Set) Streams() bool {
+	for _, p := range s.pending {
+		if p.tmp == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Commit flushes every file of the set to disk and moves it into place. If
+// any step fails, it undoes the others, so the set appears whole or not at
+// all, except what went into a device or a pipe, which cannot be taken
+// back, and, with force and outside ReplaceInPlace, a file it replaced.
+func (s *Set) Commit() error {
+	live.Lock()
+	defer live.Unlock()
+	var err error
+	for _, p := range s.pending {
+		// Sync before the rename: otherwise a crash could leave the final
+		// name pointing at a file whose data never reached the disk. A
+		// pipe or a device need not, and many cannot.
+		if p.tmp != "" {
+			if e := p.f.Sync(); e != nil && err == nil {
+				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+			}
+		}
+		if e := p.f.Close(); e != nil && err == nil {
+			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+		}
+	}
+	if err == nil && s.replace {
+		err = s.replaceAll()
+	} else if err == nil {
+		err = s.placeAll()
+	}
+	if err != nil {
+		s.abortLocked()
+		return err
+	}
+	for _, dir := range s.targetDirs() {
+		syncDir(dir)
+	}
+	s.pending, s.placed, s.dirs = nil, nil, nil
+	delete(live.sets, s)
+	return nil
+}
+
+// placeAll moves each file into place.
+func (s *Set) placeAll() error {
+	for _, p := range s.pending {
+		if p.tmp == "" {
+			continue
+		}
+		if err := s.place(p); err != nil {
+			return err
+		}
+		s.placed = append(s.placed, p)
+	}
+	return nil
+}
+
+// place moves the finished temporary file of p to its target.
+func (s *Set) place(p *file) error {
+	if s.force {
+		if err := os.Rename(p.tmp, p.target); err != nil {
+			return fmt.Errorf("cannot move the finished file into place as %s: %v", quote(p.dest), unwrap(err))
+		}
+		return nil
+	}
+	// A hard link fails if the target exists, so no file that appeared
+	// since Create's check is overwritten. Where links are not supported,
+	// fall back to checking and renaming.
+	err := os.Link(p.tmp, p.target)
+	switch {
+	case err == nil:
+		os.Remove(p.tmp)
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return existsError(p.dest)
+	}
+	if _, err := os.Lstat(p.target); err == nil {
+		return existsError(p.dest)
+	}
+	if err := os.Rename(p.tmp, p.target); err != nil {
+		return fmt.Errorf("cannot move the finished file into place as %s: %v", quote(p.dest), unwrap(err))
+	}
+	return nil
+}
+
+// targetDirs returns the folders the set's files go in.
+func (s *Set) targetDirs() []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, p := range s.pending {
+		if p.tmp == "" {
+			continue
+		}
+		if d := filepath.Dir(p.target); !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// Abort removes every file of the set: the temporary files, any already
+// moved into place by a commit that failed, and the folders it made. It
+// does nothing after a successful Commit, so callers defer it.
+func (s *Set) Abort() {
+	live.Lock()
+	defer live.Unlock()
+	s.abortLocked()
+}
+
+// abortLocked is Abort with live locked. It reports whether there was
+// anything to remove.
+func (s *Set) abortLocked() bool {
+	had := len(s.dirs) > 0
+	for _, p := range s.pending {
+		p.f.Close()
+		if p.tmp != "" {
+			os.Remove(p.tmp)
+			had = true
+		}
+	}
+	if !s.replace {
+		// replaceAll has put back what it replaced.
+		for _, p := range s.placed {
+			os.Remove(p.target)
+		}
+	}
+	// Innermost first; a folder that is not empty (someone else put a
+	// file in it) stays.
+	for i := len(s.dirs) - 1; i >= 0; i-- {
+		os.Remove(s.dirs[i])
+	}
+	s.pending, s.placed, s.dirs = nil, nil, nil
+	delete(live.sets, s)
+	return had
+}
+
+// syncDir makes a rename in dir durable. Failure only weakens durability after
+// a crash, and some systems cannot sync folders, so it is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// quote quotes a file name for a message, so that a name that holds a
+// terminal's escape sequence is shown, not obeyed.
+func quote(name string) string { return strconv.Quote(name) }
+
+// unwrap returns the error inside an *fs.PathError or *os.LinkError, whose
+// paths would be temporary names.
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// pathError names the file of an *fs.PathError quoted.
+func pathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s %s: %w", pe.Op, quote(pe.Path), pe.Err)
+	}
+	return err
+}

@@ -1,0 +1,186 @@
+package main
+
+// Pictures that break the budget of qr.go, made at test time: a few bytes
+// that declare a huge picture, and a valid picture too large to decode.
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	be "encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/jpeg"
+	"io"
+	mrand "math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pngChunk appends to b a PNG chunk of type typ holding data, with its
+// length and its CRC.
+func pngChunk(b []byte, typ string, data []byte) []byte {
+	b = be.BigEndian.AppendUint32(b, uint32(len(data)))
+	start := len(b)
+	b = append(b, typ...)
+	b = append(b, data...)
+	return be.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
+}
+
+// pngHeader returns a PNG's signature and IHDR chunk for a picture of
+// w×h pixels of the bit depth and colour type given, not interlaced.
+func pngHeader(w, h uint32, depth, colour byte) []byte {
+	ihdr := be.BigEndian.AppendUint32(nil, w)
+	ihdr = be.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, depth, colour, 0, 0, 0)
+	return pngChunk([]byte("\x89PNG\r\n\x1a\n"), "IHDR", ihdr)
+}
+
+// bombPNG returns a 77-byte PNG whose header declares 65535×65535 pixels
+// of 16-bit RGBA (32 GiB decoded), with a few bytes of compressed data.
+func bombPNG() []byte {
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write([]byte{0, 1, 2, 3, 4, 5, 6, 7})
+	zw.Close()
+	b := pngHeader(65535, 65535, 16, 6)
+	b = pngChunk(b, "IDAT", z.Bytes())
+	return pngChunk(b, "IEND", nil)
+}
+
+// writeGreyPNG writes a valid, white, 8-bit grey PNG of w×h pixels to out,
+// a row at a time, so that making it takes no memory to speak of.
+func writeGreyPNG(out io.Writer, w, h int) error {
+	bw := bufio.NewWriter(out)
+	bw.Write(pngHeader(uint32(w), uint32(h), 8, 0))
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
+	row := bytes.Repeat([]byte{0xff}, w+1)
+	row[0] = 0 // no filter
+	for range h {
+		zw.Write(row)
+		if z.Len() > 1<<16 {
+			bw.Write(pngChunk(nil, "IDAT", z.Bytes()))
+			z.Reset()
+		}
+	}
+	zw.Close()
+	bw.Write(pngChunk(nil, "IDAT", z.Bytes()))
+	bw.Write(pngChunk(nil, "IEND", nil))
+	return bw.Flush()
+}
+
+// TestPictureBudget reads the two pictures: each is refused, from its
+// header, at once.
+func TestPictureBudget(t *testing.T) {
+	bomb := bombPNG()
+	if len(bomb) != 77 {
+		t.Errorf("the bomb is %d bytes, want 77", len(bomb))
+	}
+	var big bytes.Buffer
+	if err := writeGreyPNG(&big, 20000, 20000); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("20000×20000 grey PNG: %d bytes", big.Len())
+	for name, data := range map[string][]byte{"bomb": bomb, "grey": big.Bytes()} {
+		start := time.Now()
+		_, err := readQR(data)
+		if err == nil || !strings.Contains(err.Error(), "over the limit") {
+			t.Errorf("%s: readQR returned %v, want a refusal", name, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refused after %v", name, d)
+		}
+	}
+}
+
+// TestPictureBudgetHeader checks the limits on headers alone: a
+// 50-megapixel photo passes in every form a camera or an editor saves it,
+// and pictures over the pixel or the memory limit do not.
+func TestPictureBudgetHeader(t *testing.T) {
+	for _, c := range []struct {
+		w, h          uint32
+		depth, colour byte
+		ok            bool
+	}{
+		{8165, 6124, 8, 2, true},   // 50 MP, RGB
+		{8165, 6124, 16, 6, true},  // 50 MP, 16-bit RGBA: 400 MB
+		{8165, 6124, 8, 0, true},   // 50 MP, grey
+		{10000, 10000, 8, 0, true}, // 100 MP, grey
+		{10000, 10001, 8, 0, false},
+		{10000, 10000, 16, 6, false}, // 100 MP of 16-bit RGBA: 800 MB
+		{65535, 65535, 16, 6, false},
+		{1<<31 - 1, 1, 8, 0, false},
+	} {
+		data := pngChunk(pngHeader(c.w, c.h, c.depth, c.colour), "IEND", nil)
+		err := checkPicture(data)
+		if (err == nil) != c.ok {
+			t.Errorf("%d×%d, depth %d, colour type %d: %v", c.w, c.h, c.depth, c.colour, err)
+		}
+	}
+}
+
+// photo returns a w×h grey JPEG, speckled light grey paper, with the
+// code of text drawn on it at scale pixels a module, or no code if text is
+// empty.
+func photo(t *testing.T, w, h int, text string, scale int) []byte {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	rng := mrand.New(mrand.NewPCG(3, 4))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(200 + rng.IntN(40))
+	}
+	if text != "" {
+		mods, err := qrModules(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x0, y0 := w/3, h/4
+		for y, row := range mods {
+			for x, dark := range row {
+				if !dark {
+					continue
+				}
+				for dy := range scale {
+					for dx := range scale {
+						img.Pix[(y0+y*scale+dy)*img.Stride+x0+x*scale+dx] = uint8(20 + rng.IntN(40))
+					}
+				}
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 85}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestPictureLargePhoto reads a 12-megapixel photo of a code, and gives
+// up on one without a code, each in bounded time.
+func TestPictureLargePhoto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large pictures")
+	}
+	text := "SHAMIR1" + strings.Repeat("ABCDE", 60)
+	for _, c := range []struct {
+		text  string
+		scale int
+	}{{text, 20}, {"", 0}} {
+		data := photo(t, 4000, 3000, c.text, c.scale)
+		start := time.Now()
+		got, err := readQR(data)
+		d := time.Since(start)
+		t.Logf("code %v: %v", c.text != "", d)
+		if c.text != "" && (err != nil || got != c.text) {
+			t.Errorf("read %q, %v", got, err)
+		}
+		if c.text == "" && err != errNoQR {
+			t.Errorf("no code: %v", err)
+		}
+		if d > 60*time.Second {
+			t.Errorf("took %v", d)
+		}
+	}
+}

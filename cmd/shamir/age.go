@@ -14,6 +14,7 @@ import (
 	"filippo.io/age/agessh"
 	"filippo.io/age/armor"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -347,7 +348,7 @@ func (set *shareSet) addAge(f *os.File, br *bufio.Reader, head []byte, path, dir
 	case shamir.IsSSMS(inner) && decode == "":
 		set.addSSMS(&ssmsShare{where: where, path: path, dir: dir, r: dbr, f: f, size: -1}, inner)
 		return true, nil
-	case isPaperText(string(inner)):
+	case paper.IsText(string(inner)):
 		return false, set.addPaperText(dbr, where, decode)
 	case len(inner) > 0 && isText(inner):
 		return false, set.addText(dbr, where, isShamir, decode)

@@ -13,6 +13,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // This file turns the arguments of combine and verify into shares. The
@@ -254,9 +255,9 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo, decode string) er
 	case isAgeFile(head):
 		keep, err = set.addAge(f, br, head, path, dir, where, isShamir, decode)
 		return err
-	case isImage(head):
+	case paper.IsImage(head):
 		return set.addImage(br, where, isShamir, decode)
-	case isText(head) && isPaperText(string(head)):
+	case isText(head) && paper.IsText(string(head)):
 		return set.addPaperText(br, where, decode)
 	case isManifest(head):
 		set.ignored = append(set.ignored, problem{where, "the manifest of a split (verify -manifest checks files against it)"})
@@ -336,7 +337,7 @@ func (set *shareSet) addStdin(decode string) error {
 			if tok == "" {
 				break
 			}
-			if isPaperText(tok) {
+			if paper.IsText(tok) {
 				// A share from paper spans lines: read them until
 				// it is whole.
 				tok, err = readPaperLines(tok)
@@ -376,9 +377,9 @@ func (set *shareSet) addStdin(decode string) error {
 	case isAgeFile(head):
 		_, err := set.addAge(nil, br, head, "", "", "stdin", false, decode)
 		return err
-	case isImage(head):
+	case paper.IsImage(head):
 		return set.addImage(br, "stdin", false, decode)
-	case isText(head) && isPaperText(string(head)):
+	case isText(head) && paper.IsText(string(head)):
 		return set.addPaperText(br, "stdin", decode)
 	case !isText(head) && decode == "":
 		set.ignored = append(set.ignored, problem{"stdin", "not a share (neither an SSMS share nor text)"})

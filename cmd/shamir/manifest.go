@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // This file writes the manifest of a split for people, and checks files
@@ -200,7 +201,7 @@ func hashFile(path string) (sum string, head []byte, err error) {
 // encrypted with age, an SSMS share, a QR picture or paper text.
 func looksLikeShareFile(data []byte) bool {
 	head := data[:min(len(data), sniffLen)]
-	return isAgeFile(head) || shamir.IsSSMS(head) || isImage(head) || isPaperText(string(head))
+	return isAgeFile(head) || shamir.IsSSMS(head) || paper.IsImage(head) || paper.IsText(string(head))
 }
 
 // otherSplit says which split an SSMS share belongs to, when it is not the

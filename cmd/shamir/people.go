@@ -16,6 +16,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // This file is split for people: each share encrypted with age to the
@@ -61,8 +62,8 @@ func (c capture) Write(p []byte) (int, error) {
 }
 
 // newShareOut starts the share file path of set, encrypted to rcpt if not
-// nil; paper asks for the share's bytes to be kept for its paper copy.
-func newShareOut(set *outputSet, path string, rcpt age.Recipient, paper bool) (*shareOut, error) {
+// nil; forPaper asks for the share's bytes to be kept for its paper copy.
+func newShareOut(set *outputSet, path string, rcpt age.Recipient, forPaper bool) (*shareOut, error) {
 	f, err := set.create(path)
 	if err != nil {
 		return nil, err
@@ -77,8 +78,8 @@ func newShareOut(set *outputSet, path string, rcpt age.Recipient, paper bool) (*
 		dst = s.enc
 	}
 	limit := 128 // enough for an SSMS header
-	if paper {
-		limit = maxPaperShare
+	if forPaper {
+		limit = paper.MaxShare
 	}
 	s.w = io.MultiWriter(dst, s.plain, capture{s.whole, limit, &s.tooLong})
 	return s, nil
@@ -205,7 +206,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			var share []byte
 			if o.encode == "" {
 				if outs[i].tooLong {
-					return withHints(fmt.Errorf("the shares are over %d bytes: too big for paper", maxPaperShare),
+					return withHints(fmt.Errorf("the shares are over %d bytes: too big for paper", paper.MaxShare),
 						"paper copies are for keys and passwords: leave out -paper for larger secrets")
 				}
 				share = outs[i].whole.Bytes()
@@ -216,7 +217,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			if o.encode == "" {
 				base = strings.TrimSuffix(shareFileName(o.name, i+1, o.parts), ".shamir")
 			}
-			info := paperInfo{Index: i + 1, Parts: o.parts, Threshold: o.threshold, SplitID: hex.EncodeToString(splitID), Format: format}
+			info := paper.Info{Index: i + 1, Parts: o.parts, Threshold: o.threshold, SplitID: hex.EncodeToString(splitID), Format: format}
 			if len(o.holders) > 0 {
 				base, info.Holder = o.holders[i].name, o.holders[i].name
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // TestTerminalPaperText types a share's paper text, line by line as it is
@@ -23,7 +24,7 @@ func TestTerminalPaperText(t *testing.T) {
 	secret := make([]byte, 32)
 	rand.Read(secret)
 	shares := paperShares(t, dir, secret, 3, 2)
-	lines := strings.Split(strings.TrimSpace(paperText(shares[0])), "\n")
+	lines := strings.Split(strings.TrimSpace(paper.Text(shares[0])), "\n")
 	se := startSession(t, dir, true, false, true, nil, "combine", "-", "shares/key.bin.3-of-3.shamir", "-o", "out")
 	se.typeLine("Share 1: ", strings.ToLower(lines[0]+" "+lines[1]))
 	for i, l := range lines[2:] {

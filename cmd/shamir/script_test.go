@@ -27,7 +27,7 @@ package main
 //	setq VAR 'GO-STRING'
 //		set VAR to the value of a quoted Go string, for file names with
 //		control characters in them
-//	mkpng NAME bomb | NAME grey WIDTH HEIGHT
+//	mkpng NAME bomb | NAME grey WIDTH HEIGHT (internal/paper/pngtest)
 //		write a PNG: bomb is 77 bytes whose header declares 65535×65535
 //		16-bit RGBA pixels; grey is a valid white grey picture
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
@@ -53,6 +53,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -314,12 +315,12 @@ func cmdMkpng(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	switch {
 	case args[1] == "bomb" && len(args) == 2:
-		_, err = f.Write(bombPNG())
+		_, err = f.Write(pngtest.Bomb())
 	case args[1] == "grey" && len(args) == 4:
 		w, err1 := strconv.Atoi(args[2])
 		h, err2 := strconv.Atoi(args[3])
 		ts.Check(errors.Join(err1, err2))
-		err = writeGreyPNG(f, w, h)
+		err = pngtest.WriteGrey(f, w, h)
 	default:
 		ts.Fatalf("%s", usage)
 	}

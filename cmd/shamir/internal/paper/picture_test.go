@@ -1,93 +1,38 @@
-package main
+package paper
 
-// Pictures that break the budget of qr.go, made at test time: a few bytes
-// that declare a huge picture, and a valid picture too large to decode.
+// The budget of picture.go: pictures that break it, made at test time (a
+// few bytes that declare a huge picture, a valid picture too large to
+// decode), and large photos read in bounded time.
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	be "encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/jpeg"
-	"io"
 	mrand "math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
 )
-
-// pngChunk appends to b a PNG chunk of type typ holding data, with its
-// length and its CRC.
-func pngChunk(b []byte, typ string, data []byte) []byte {
-	b = be.BigEndian.AppendUint32(b, uint32(len(data)))
-	start := len(b)
-	b = append(b, typ...)
-	b = append(b, data...)
-	return be.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
-}
-
-// pngHeader returns a PNG's signature and IHDR chunk for a picture of
-// w×h pixels of the bit depth and colour type given, not interlaced.
-func pngHeader(w, h uint32, depth, colour byte) []byte {
-	ihdr := be.BigEndian.AppendUint32(nil, w)
-	ihdr = be.BigEndian.AppendUint32(ihdr, h)
-	ihdr = append(ihdr, depth, colour, 0, 0, 0)
-	return pngChunk([]byte("\x89PNG\r\n\x1a\n"), "IHDR", ihdr)
-}
-
-// bombPNG returns a 77-byte PNG whose header declares 65535×65535 pixels
-// of 16-bit RGBA (32 GiB decoded), with a few bytes of compressed data.
-func bombPNG() []byte {
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	zw.Write([]byte{0, 1, 2, 3, 4, 5, 6, 7})
-	zw.Close()
-	b := pngHeader(65535, 65535, 16, 6)
-	b = pngChunk(b, "IDAT", z.Bytes())
-	return pngChunk(b, "IEND", nil)
-}
-
-// writeGreyPNG writes a valid, white, 8-bit grey PNG of w×h pixels to out,
-// a row at a time, so that making it takes no memory to speak of.
-func writeGreyPNG(out io.Writer, w, h int) error {
-	bw := bufio.NewWriter(out)
-	bw.Write(pngHeader(uint32(w), uint32(h), 8, 0))
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed)
-	row := bytes.Repeat([]byte{0xff}, w+1)
-	row[0] = 0 // no filter
-	for range h {
-		zw.Write(row)
-		if z.Len() > 1<<16 {
-			bw.Write(pngChunk(nil, "IDAT", z.Bytes()))
-			z.Reset()
-		}
-	}
-	zw.Close()
-	bw.Write(pngChunk(nil, "IDAT", z.Bytes()))
-	bw.Write(pngChunk(nil, "IEND", nil))
-	return bw.Flush()
-}
 
 // TestPictureBudget reads the two pictures: each is refused, from its
 // header, at once.
 func TestPictureBudget(t *testing.T) {
-	bomb := bombPNG()
+	bomb := pngtest.Bomb()
 	if len(bomb) != 77 {
 		t.Errorf("the bomb is %d bytes, want 77", len(bomb))
 	}
 	var big bytes.Buffer
-	if err := writeGreyPNG(&big, 20000, 20000); err != nil {
+	if err := pngtest.WriteGrey(&big, 20000, 20000); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("20000×20000 grey PNG: %d bytes", big.Len())
 	for name, data := range map[string][]byte{"bomb": bomb, "grey": big.Bytes()} {
 		start := time.Now()
-		_, err := readQR(data)
+		_, err := ReadQR(data)
 		if err == nil || !strings.Contains(err.Error(), "over the limit") {
-			t.Errorf("%s: readQR returned %v, want a refusal", name, err)
+			t.Errorf("%s: ReadQR returned %v, want a refusal", name, err)
 		}
 		if d := time.Since(start); d > time.Second {
 			t.Errorf("%s: refused after %v", name, d)
@@ -113,7 +58,7 @@ func TestPictureBudgetHeader(t *testing.T) {
 		{65535, 65535, 16, 6, false},
 		{1<<31 - 1, 1, 8, 0, false},
 	} {
-		data := pngChunk(pngHeader(c.w, c.h, c.depth, c.colour), "IEND", nil)
+		data := pngtest.Chunk(pngtest.Header(c.w, c.h, c.depth, c.colour), "IEND", nil)
 		err := checkPicture(data)
 		if (err == nil) != c.ok {
 			t.Errorf("%d×%d, depth %d, colour type %d: %v", c.w, c.h, c.depth, c.colour, err)
@@ -170,13 +115,13 @@ func TestPictureLargePhoto(t *testing.T) {
 	}{{text, 20}, {"", 0}} {
 		data := photo(t, 4000, 3000, c.text, c.scale)
 		start := time.Now()
-		got, err := readQR(data)
+		got, err := ReadQR(data)
 		d := time.Since(start)
 		t.Logf("code %v: %v", c.text != "", d)
 		if c.text != "" && (err != nil || got != c.text) {
 			t.Errorf("read %q, %v", got, err)
 		}
-		if c.text == "" && err != errNoQR {
+		if c.text == "" && err != ErrNoQR {
 			t.Errorf("no code: %v", err)
 		}
 		if d > 60*time.Second {

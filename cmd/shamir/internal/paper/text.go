@@ -1,14 +1,18 @@
-package main
+// Package paper holds the paper copy of a share: the text form a person
+// types back (this file), its QR code, written and read back from pictures
+// within a budget (qr.go, picture.go), and the printed page (page.go).
+package paper
 
 import (
 	"crypto/sha256"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 )
 
-// This file holds the text form of a share on paper: what a holder types
-// back when the QR code will not scan. It is built for people typing it:
+// The text form of a share on paper is what a holder types back when the
+// QR code will not scan. It is built for people typing it:
 //
 //	SHAMIR1
 //	AAAGX BQDT4 ... (six groups a line)
@@ -43,18 +47,18 @@ import (
 // Spaces and line breaks are layout and are ignored, and so is the letter
 // case: a swap of a character with a space is no error at all.
 
-// paperTag starts the text form, and tells it from other text.
-const paperTag = "SHAMIR1"
+// Tag starts the text form, and tells it from other text.
+const Tag = "SHAMIR1"
 
-// paperGroupsPerLine is the layout of the text on paper; messages name a
+// GroupsPerLine is the layout of the text on paper; messages name a
 // group by line and place as well as by number.
-const paperGroupsPerLine = 6
+const GroupsPerLine = 6
 
-// maxPaperShare bounds the shares written on paper: a QR code holds at
+// MaxShare bounds the shares written on paper: a QR code holds at
 // most 4296 alphanumeric characters (version 40, at level L), and the text
 // of a share of that many bytes fills the largest code at level M. Papers
 // are for keys and passwords.
-const maxPaperShare = 1200
+const MaxShare = 1200
 
 const base32Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
@@ -95,9 +99,9 @@ func groupCheck(c []byte, k int) byte {
 	return s
 }
 
-// paperGroups returns the groups of the text form of share, five characters
+// groupsOf returns the groups of the text form of share, five characters
 // each.
-func paperGroups(share []byte) []string {
+func groupsOf(share []byte) []string {
 	var vals []byte
 	// The length, 20 bits.
 	n := len(share)
@@ -139,14 +143,14 @@ func paperGroups(share []byte) []string {
 	return groups
 }
 
-// paperText returns the text form of share laid out for paper: the tag on a
+// Text returns the text form of share laid out for paper: the tag on a
 // line of its own, then six groups a line.
-func paperText(share []byte) string {
+func Text(share []byte) string {
 	var b strings.Builder
-	b.WriteString(paperTag + "\n")
-	for i, g := range paperGroups(share) {
+	b.WriteString(Tag + "\n")
+	for i, g := range groupsOf(share) {
 		b.WriteString(g)
-		if (i+1)%paperGroupsPerLine == 0 {
+		if (i+1)%GroupsPerLine == 0 {
 			b.WriteByte('\n')
 		} else {
 			b.WriteByte(' ')
@@ -155,50 +159,80 @@ func paperText(share []byte) string {
 	return strings.TrimRight(b.String(), " \n") + "\n"
 }
 
-// paperCompact returns the text form of share on one line, without spaces:
+// Compact returns the text form of share on one line, without spaces:
 // what the QR code holds, in few characters, all of them alphanumeric.
-func paperCompact(share []byte) string {
-	return paperTag + strings.Join(paperGroups(share), "")
+func Compact(share []byte) string {
+	return Tag + strings.Join(groupsOf(share), "")
 }
 
-// A paperError says where the text form of a share is wrong. Group and
+// An Error says where the text form of a share is wrong. Group and
 // Group2 (0 if one group is meant) are numbered from 1.
-type paperError struct {
+type Error struct {
 	Group, Group2 int
 	msg           string
 }
 
-func (e *paperError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.msg }
 
 // groupPlace names group k for a message: its number and its place on
 // paper.
 func groupPlace(k int) string {
-	return fmt.Sprintf("group %d (line %d, group %d)", k, (k-1)/paperGroupsPerLine+1, (k-1)%paperGroupsPerLine+1)
+	return fmt.Sprintf("group %d (line %d, group %d)", k, (k-1)/GroupsPerLine+1, (k-1)%GroupsPerLine+1)
 }
 
-// isPaperText reports whether s starts, past spaces, with the tag of the
+// IsText reports whether s starts, past spaces, with the tag of the
 // text form.
-func isPaperText(s string) bool {
+func IsText(s string) bool {
 	s = strings.TrimLeftFunc(s, unicode.IsSpace)
-	return len(s) >= len(paperTag) && strings.EqualFold(s[:len(paperTag)], paperTag)
+	return len(s) >= len(Tag) && strings.EqualFold(s[:len(Tag)], Tag)
 }
 
-// compactPaper drops the layout (spaces, line ends) and the tag, and
+// tags finds the starts of shares in a text.
+var tags = regexp.MustCompile(`(?i)` + Tag)
+
+// Split returns the texts of the shares in text, each from its tag up to
+// the next one's, or the end.
+func Split(text string) []string {
+	locs := tags.FindAllStringIndex(text, -1)
+	var out []string
+	for i, loc := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		out = append(out, text[loc[0]:end])
+	}
+	return out
+}
+
+// Whole reports whether text, the first lines of a share typed from paper,
+// holds all of it (its first group says how long it is), or cannot be a
+// share at all: no further line can make it one.
+func Whole(text string) bool {
+	c := compact(text)
+	if len(c) < 5 {
+		return false
+	}
+	n := groupCount(c[:5])
+	return n == 0 || len(c) >= 5*n
+}
+
+// compact drops the layout (spaces, line ends) and the tag, and
 // upper-cases the rest.
-func compactPaper(s string) string {
+func compact(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return -1
 		}
 		return unicode.ToUpper(r)
 	}, s)
-	return strings.TrimPrefix(s, paperTag)
+	return strings.TrimPrefix(s, Tag)
 }
 
-// paperGroupCount returns how many groups the text of a share whose first
+// groupCount returns how many groups the text of a share whose first
 // group is first (five valid characters) must have, or 0 if first does not
 // check.
-func paperGroupCount(first string) int {
+func groupCount(first string) int {
 	vals := make([]byte, 5)
 	for i := range 5 {
 		v := strings.IndexByte(base32Alphabet, first[i])
@@ -218,12 +252,12 @@ func paperGroupCount(first string) int {
 	return 1 + (chars+3)/4 + 1
 }
 
-// parsePaperText decodes the text form of a share, with or without its tag
-// and layout. Its errors are *paperError and name the group that is wrong.
-func parsePaperText(s string) ([]byte, error) {
-	c := compactPaper(s)
+// Parse decodes the text form of a share, with or without its tag
+// and layout. Its errors are *Error and name the group that is wrong.
+func Parse(s string) ([]byte, error) {
+	c := compact(s)
 	if c == "" {
-		return nil, &paperError{msg: "no characters after " + paperTag}
+		return nil, &Error{msg: "no characters after " + Tag}
 	}
 	ngroups := (len(c) + 4) / 5
 	// Characters outside the alphabet, and the group checks: every bad
@@ -234,7 +268,7 @@ func parsePaperText(s string) ([]byte, error) {
 		g := c[(k-1)*5 : min(k*5, len(c))]
 		for j := 0; j < len(g); j++ {
 			if strings.IndexByte(base32Alphabet, g[j]) < 0 {
-				return nil, &paperError{Group: k, msg: fmt.Sprintf("%s, character %d: %q is not one of the code's characters (A to Z, 2 to 7)", groupPlace(k), j+1, g[j])}
+				return nil, &Error{Group: k, msg: fmt.Sprintf("%s, character %d: %q is not one of the code's characters (A to Z, 2 to 7)", groupPlace(k), j+1, g[j])}
 			}
 		}
 		if len(g) < 5 {
@@ -253,23 +287,23 @@ func parsePaperText(s string) ([]byte, error) {
 		k := bad[0]
 		switch {
 		case len(c)%5 != 0 && len(bad) > 2:
-			return nil, &paperError{Group: k, msg: fmt.Sprintf("%s and the groups after it are wrong: a character left out or typed twice in it?", groupPlace(k))}
+			return nil, &Error{Group: k, msg: fmt.Sprintf("%s and the groups after it are wrong: a character left out or typed twice in it?", groupPlace(k))}
 		case len(bad) == 2 && bad[1] == k+1:
-			return nil, &paperError{Group: k, Group2: k + 1, msg: fmt.Sprintf("%s and the next are wrong: a character mistyped, or two swapped across them", groupPlace(k))}
+			return nil, &Error{Group: k, Group2: k + 1, msg: fmt.Sprintf("%s and the next are wrong: a character mistyped, or two swapped across them", groupPlace(k))}
 		case len(bad) == 1 && len(c)%5 != 0:
-			return nil, &paperError{Group: k, msg: fmt.Sprintf("%s is short: a character left out?", groupPlace(k))}
+			return nil, &Error{Group: k, msg: fmt.Sprintf("%s is short: a character left out?", groupPlace(k))}
 		case len(bad) == 1:
-			return nil, &paperError{Group: k, msg: fmt.Sprintf("%s %q is wrong: a character mistyped, or two swapped", groupPlace(k), c[(k-1)*5:k*5])}
+			return nil, &Error{Group: k, msg: fmt.Sprintf("%s %q is wrong: a character mistyped, or two swapped", groupPlace(k), c[(k-1)*5:k*5])}
 		}
 		var names []string
 		for _, b := range bad {
 			names = append(names, fmt.Sprint(b))
 		}
-		return nil, &paperError{Group: k, msg: fmt.Sprintf("groups %s are wrong (%s is the first)", strings.Join(names, ", "), groupPlace(k))}
+		return nil, &Error{Group: k, msg: fmt.Sprintf("groups %s are wrong (%s is the first)", strings.Join(names, ", "), groupPlace(k))}
 	}
-	want := paperGroupCount(c[:5])
+	want := groupCount(c[:5])
 	if want != ngroups {
-		return nil, &paperError{Group: 1, msg: fmt.Sprintf("%d groups, where group 1 says the share takes %d: a group left out or typed twice?", ngroups, want)}
+		return nil, &Error{Group: 1, msg: fmt.Sprintf("%d groups, where group 1 says the share takes %d: a group left out or typed twice?", ngroups, want)}
 	}
 	vals := make([]byte, 0, 4*ngroups)
 	for k := 0; k < ngroups; k++ {
@@ -301,7 +335,7 @@ func parsePaperText(s string) ([]byte, error) {
 		got = got<<5 | uint(v)
 	}
 	if got != h || len(share) != n {
-		return nil, &paperError{Group: ngroups, msg: fmt.Sprintf("the last group, %s, a checksum of the whole share, does not match: several characters are wrong", groupPlace(ngroups))}
+		return nil, &Error{Group: ngroups, msg: fmt.Sprintf("the last group, %s, a checksum of the whole share, does not match: several characters are wrong", groupPlace(ngroups))}
 	}
 	return share, nil
 }

@@ -338,17 +338,12 @@ func (set *shareSet) addStdin(decode string) error {
 				break
 			}
 			if paper.IsText(tok) {
-				// A share from paper spans lines: read them until
-				// it is whole.
-				tok, err = readPaperLines(tok)
-				if err != nil && !errors.Is(err, io.EOF) {
+				// A share from paper spans lines, each checked as
+				// it is typed.
+				if err := set.addTypedPaper(fmt.Sprintf("typed share %d", i), tok, decode); err != nil {
 					return fmt.Errorf("reading shares from the terminal: %v", err)
 				}
-				set.addPaperString(fmt.Sprintf("typed share %d", i), tok, decode)
 				n++
-				if err != nil {
-					break
-				}
 				continue
 			}
 			set.text = append(set.text, textShare{where: fmt.Sprintf("typed share %d", i), token: tok})

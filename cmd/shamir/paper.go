@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -117,23 +119,36 @@ func (set *shareSet) addImage(r io.Reader, where string, isShamir bool, decode s
 	return set.addText(strings.NewReader(text), where, isShamir, decode)
 }
 
-// readPaperLines reads, without echo, the lines that follow the first line
-// of a share typed from paper, until the share is whole (its first group
-// says how long it is) or an empty line ends it.
-func readPaperLines(first string) (string, error) {
-	text := first
-	for {
-		if paper.Whole(text) {
-			return text, nil
-		}
-		line, err := readHidden("  continued: ")
-		l := strings.TrimSpace(string(line))
-		if l == "" {
-			return text, err
-		}
-		text += " " + l
-		if err != nil {
-			return text, err
+// addTypedPaper adds the share typed from paper at the terminal, whose
+// first line, with the tag, is first. Each line is checked as it is
+// typed: a wrong group is named at once, and the line asked for again. The
+// share ends when its last group is in, or at an empty line.
+func (set *shareSet) addTypedPaper(where, first, decode string) error {
+	var e paper.Entry
+	take := func(line string) {
+		if err := e.Line(line); err != nil {
+			fmt.Fprintf(os.Stderr, "  %v: type that line again\n", err)
 		}
 	}
+	take(first)
+	for !e.Done() {
+		b, err := readHidden("  " + e.Prompt())
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		line := strings.TrimSpace(string(b))
+		if line != "" {
+			take(line)
+		}
+		if line == "" || err != nil {
+			break
+		}
+	}
+	share, err := e.Share()
+	if err != nil {
+		set.notSSMS = append(set.notSSMS, problem{where, "mistyped: " + err.Error()})
+		return nil
+	}
+	set.addShareBytes(where, share, decode)
+	return nil
 }

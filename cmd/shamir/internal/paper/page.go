@@ -86,7 +86,8 @@ code { font-size: 11pt; }
 <div class="qr">{{.SVG}}</div>
 <p>The same share as text, to type if the code will not scan. Each group of
 five ends with a check character: a mistyped character or two swapped ones
-are found and their group named. Spaces, line breaks and case do not matter.</p>
+are found and their group named. Spaces, dashes, line breaks and case do not
+matter; 0, 8 and 1 are read as O, B and I or L.</p>
 <pre>{{range .Lines}}{{.}}
 {{end}}</pre>
 <p>To recover the secret, gather {{.Threshold}} shares (photos or scans of

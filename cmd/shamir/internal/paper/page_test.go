@@ -35,20 +35,12 @@ func TestMake(t *testing.T) {
 	}
 }
 
-// TestSplitWhole checks how typed text is cut into shares, and when a
-// share being typed is whole.
-func TestSplitWhole(t *testing.T) {
+// TestSplit checks how a text is cut into shares.
+func TestSplit(t *testing.T) {
 	shares := testShares(t)
 	a, b := Text(shares["ssms key"]), Text(shares["vault key"])
 	got := Split("notes\n" + a + strings.ToLower(b))
 	if len(got) != 2 || got[0] != a || got[1] != strings.ToLower(b) {
 		t.Errorf("Split gives %q", got)
-	}
-	lines := strings.Split(strings.TrimSpace(a), "\n")
-	for i := range lines {
-		text := strings.Join(lines[:i+1], "\n")
-		if whole := Whole(text); whole != (i == len(lines)-1) {
-			t.Errorf("after %d of %d lines, Whole gives %v", i+1, len(lines), whole)
-		}
 	}
 }

@@ -5,10 +5,7 @@ package paper
 
 import (
 	"crypto/sha256"
-	"fmt"
-	"regexp"
 	"strings"
-	"unicode"
 )
 
 // The text form of a share on paper is what a holder types back when the
@@ -45,7 +42,14 @@ import (
 // line fails too. The final hash group catches, with odds of 2^-20 of
 // missing it, anything several errors could get past the group checks.
 // Spaces and line breaks are layout and are ignored, and so is the letter
-// case: a swap of a character with a space is no error at all.
+// case: a swap of a character with a space is no error at all. The
+// term for the place repeats after 31 groups: groups k and k+31 swapped pass
+// their checks, and the hash group finds them (parse.go names them).
+//
+// Reading it back forgives what people do (parse.go): dashes, dots and
+// underscores between groups are layout too; 0 and 8, which are not in
+// the alphabet, are read as the O and B they are taken for; a 1 is read as
+// I or L, whichever the group's check accepts.
 
 // Tag starts the text form, and tells it from other text.
 const Tag = "SHAMIR1"
@@ -163,179 +167,4 @@ func Text(share []byte) string {
 // what the QR code holds, in few characters, all of them alphanumeric.
 func Compact(share []byte) string {
 	return Tag + strings.Join(groupsOf(share), "")
-}
-
-// An Error says where the text form of a share is wrong. Group and
-// Group2 (0 if one group is meant) are numbered from 1.
-type Error struct {
-	Group, Group2 int
-	msg           string
-}
-
-func (e *Error) Error() string { return e.msg }
-
-// groupPlace names group k for a message: its number and its place on
-// paper.
-func groupPlace(k int) string {
-	return fmt.Sprintf("group %d (line %d, group %d)", k, (k-1)/GroupsPerLine+1, (k-1)%GroupsPerLine+1)
-}
-
-// IsText reports whether s starts, past spaces, with the tag of the
-// text form.
-func IsText(s string) bool {
-	s = strings.TrimLeftFunc(s, unicode.IsSpace)
-	return len(s) >= len(Tag) && strings.EqualFold(s[:len(Tag)], Tag)
-}
-
-// tags finds the starts of shares in a text.
-var tags = regexp.MustCompile(`(?i)` + Tag)
-
-// Split returns the texts of the shares in text, each from its tag up to
-// the next one's, or the end.
-func Split(text string) []string {
-	locs := tags.FindAllStringIndex(text, -1)
-	var out []string
-	for i, loc := range locs {
-		end := len(text)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		out = append(out, text[loc[0]:end])
-	}
-	return out
-}
-
-// Whole reports whether text, the first lines of a share typed from paper,
-// holds all of it (its first group says how long it is), or cannot be a
-// share at all: no further line can make it one.
-func Whole(text string) bool {
-	c := compact(text)
-	if len(c) < 5 {
-		return false
-	}
-	n := groupCount(c[:5])
-	return n == 0 || len(c) >= 5*n
-}
-
-// compact drops the layout (spaces, line ends) and the tag, and
-// upper-cases the rest.
-func compact(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return unicode.ToUpper(r)
-	}, s)
-	return strings.TrimPrefix(s, Tag)
-}
-
-// groupCount returns how many groups the text of a share whose first
-// group is first (five valid characters) must have, or 0 if first does not
-// check.
-func groupCount(first string) int {
-	vals := make([]byte, 5)
-	for i := range 5 {
-		v := strings.IndexByte(base32Alphabet, first[i])
-		if v < 0 {
-			return 0
-		}
-		vals[i] = byte(v)
-	}
-	if groupCheck(vals, 1) != vals[4] {
-		return 0
-	}
-	n := 0
-	for _, v := range vals[:4] {
-		n = n<<5 | int(v)
-	}
-	chars := (n*8 + 4) / 5
-	return 1 + (chars+3)/4 + 1
-}
-
-// Parse decodes the text form of a share, with or without its tag
-// and layout. Its errors are *Error and name the group that is wrong.
-func Parse(s string) ([]byte, error) {
-	c := compact(s)
-	if c == "" {
-		return nil, &Error{msg: "no characters after " + Tag}
-	}
-	ngroups := (len(c) + 4) / 5
-	// Characters outside the alphabet, and the group checks: every bad
-	// group is found before any is reported, so that a swap across two
-	// groups is named as such.
-	var bad []int
-	for k := 1; k <= ngroups; k++ {
-		g := c[(k-1)*5 : min(k*5, len(c))]
-		for j := 0; j < len(g); j++ {
-			if strings.IndexByte(base32Alphabet, g[j]) < 0 {
-				return nil, &Error{Group: k, msg: fmt.Sprintf("%s, character %d: %q is not one of the code's characters (A to Z, 2 to 7)", groupPlace(k), j+1, g[j])}
-			}
-		}
-		if len(g) < 5 {
-			bad = append(bad, k)
-			break
-		}
-		vals := make([]byte, 5)
-		for j := range 5 {
-			vals[j] = byte(strings.IndexByte(base32Alphabet, g[j]))
-		}
-		if groupCheck(vals, k) != vals[4] {
-			bad = append(bad, k)
-		}
-	}
-	if len(bad) > 0 {
-		k := bad[0]
-		switch {
-		case len(c)%5 != 0 && len(bad) > 2:
-			return nil, &Error{Group: k, msg: fmt.Sprintf("%s and the groups after it are wrong: a character left out or typed twice in it?", groupPlace(k))}
-		case len(bad) == 2 && bad[1] == k+1:
-			return nil, &Error{Group: k, Group2: k + 1, msg: fmt.Sprintf("%s and the next are wrong: a character mistyped, or two swapped across them", groupPlace(k))}
-		case len(bad) == 1 && len(c)%5 != 0:
-			return nil, &Error{Group: k, msg: fmt.Sprintf("%s is short: a character left out?", groupPlace(k))}
-		case len(bad) == 1:
-			return nil, &Error{Group: k, msg: fmt.Sprintf("%s %q is wrong: a character mistyped, or two swapped", groupPlace(k), c[(k-1)*5:k*5])}
-		}
-		var names []string
-		for _, b := range bad {
-			names = append(names, fmt.Sprint(b))
-		}
-		return nil, &Error{Group: k, msg: fmt.Sprintf("groups %s are wrong (%s is the first)", strings.Join(names, ", "), groupPlace(k))}
-	}
-	want := groupCount(c[:5])
-	if want != ngroups {
-		return nil, &Error{Group: 1, msg: fmt.Sprintf("%d groups, where group 1 says the share takes %d: a group left out or typed twice?", ngroups, want)}
-	}
-	vals := make([]byte, 0, 4*ngroups)
-	for k := 0; k < ngroups; k++ {
-		for j := range 4 {
-			vals = append(vals, byte(strings.IndexByte(base32Alphabet, c[k*5+j])))
-		}
-	}
-	n := 0
-	for _, v := range vals[:4] {
-		n = n<<5 | int(v)
-	}
-	data := vals[4 : len(vals)-4]
-	share := make([]byte, 0, n)
-	var acc, bits uint
-	for _, v := range data {
-		acc = acc<<5 | uint(v)
-		bits += 5
-		if bits >= 8 {
-			bits -= 8
-			if len(share) < n {
-				share = append(share, byte(acc>>bits))
-			}
-		}
-	}
-	sum := sha256.Sum256(share)
-	h := uint(sum[0])<<12 | uint(sum[1])<<4 | uint(sum[2])>>4
-	var got uint
-	for _, v := range vals[len(vals)-4:] {
-		got = got<<5 | uint(v)
-	}
-	if got != h || len(share) != n {
-		return nil, &Error{Group: ngroups, msg: fmt.Sprintf("the last group, %s, a checksum of the whole share, does not match: several characters are wrong", groupPlace(ngroups))}
-	}
-	return share, nil
 }

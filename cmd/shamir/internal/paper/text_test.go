@@ -84,6 +84,14 @@ func TestPaperTextEveryTypo(t *testing.T) {
 				if byte(r) == c[i] {
 					continue
 				}
+				if misreading(byte(r), c[i]) {
+					// Read as what it is taken for.
+					mutated := c[:i] + string(r) + c[i+1:]
+					if got, err := Parse(mutated); err != nil || !bytes.Equal(got, share) {
+						t.Fatalf("%s: %c for %c at %d: %x, %v", name, r, c[i], i, got, err)
+					}
+					continue
+				}
 				located(i, "substitution "+string(r), c[:i]+string(r)+c[i+1:])
 				subs++
 			}
@@ -125,4 +133,17 @@ func TestPaperTextMissingAndExtra(t *testing.T) {
 			t.Fatalf("group %d left out: not detected", k+1)
 		}
 	}
+}
+
+// misreading reports whether typed is a misreading that is read as want.
+func misreading(typed, want byte) bool {
+	switch typed {
+	case '0':
+		return want == 'O'
+	case '8':
+		return want == 'B'
+	case '1':
+		return want == 'I' || want == 'L'
+	}
+	return false
 }

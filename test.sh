@@ -147,6 +147,19 @@ for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //'
 	echo "-- $target took $((SECONDS - start)) s"
 done
 
+# The command's paper reader: typed text (FuzzParse) and pictures, built
+# as PNGs with right CRCs (FuzzReadQR). The counts take about 10 s each on
+# a 2-core machine shared with other work.
+step "fuzzing cmd/shamir/internal/paper"
+declare -A paperfuzz=([FuzzParse]=80000 [FuzzReadQR]=40000)
+for target in FuzzParse FuzzReadQR; do
+	n=$(( ${paperfuzz[$target]} * ${FUZZSCALE:-1} ))
+	echo "-- $target, $n executions"
+	start=$SECONDS
+	cmdmod go test -run '^$' -fuzz "^$target\$" -fuzztime "${n}x" -fuzzminimizetime 100x ./internal/paper
+	echo "-- $target took $((SECONDS - start)) s"
+done
+
 step "interop: against github.com/hashicorp/vault/shamir"
 (cd interop && go test -count=1 ./...)
 

@@ -273,8 +273,10 @@ func decode(vals [][5]byte) ([]byte, error) {
 		return share, nil
 	}
 	// Each group's check ties it to its place only up to 31 groups: two
-	// groups 31 apart that were swapped pass their checks. Find them.
-	for i := 1; i < len(vals); i++ {
+	// groups 31 apart that were swapped pass their checks. Find them, in
+	// the text of a share that goes on paper: the search takes a hash of
+	// the share for each pair, some 4000 for the largest.
+	for i := 1; i < len(vals) && len(vals) <= maxSwapSearch; i++ {
 		for j := i + 31; j < len(vals); j += 31 {
 			vals[i], vals[j] = vals[j], vals[i]
 			_, ok := decodeGroups(vals)
@@ -287,6 +289,10 @@ func decode(vals [][5]byte) ([]byte, error) {
 	k := len(vals)
 	return nil, errorf(k, 0, "the last group, %s, a checksum of the whole share, does not match: several characters are wrong", groupPlace(k))
 }
+
+// maxSwapSearch is the most groups in which decode looks for a swap: those
+// of a share of MaxShare bytes.
+var maxSwapSearch = len(groupsOf(make([]byte, MaxShare)))
 
 // decodeGroups returns the share in vals, and whether its hash matches.
 func decodeGroups(vals [][5]byte) ([]byte, bool) {

@@ -259,7 +259,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			return err
 		}
 		if !o.quiet {
-			sayf(os.Stderr, "wrote a paper copy of each share in %s: PNG and SVG QR codes, and an HTML page to print", quote(o.paper))
+			sayPaper(o, splitID)
 		}
 		return writeShareLines(shares, o)
 	}
@@ -276,10 +276,15 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 				o.parts, quote(outs[0].path), quote(outs[o.parts-1].path), o.threshold)
 		}
 		if o.paper != "" {
-			sayf(os.Stderr, "wrote a paper copy of each share in %s: PNG and SVG QR codes, and an HTML page to print", quote(o.paper))
+			sayPaper(o, splitID)
 		}
 	}
 	return nil
+}
+
+// sayPaper says where the paper copies of split splitID are.
+func sayPaper(o splitOptions, splitID []byte) {
+	sayf(os.Stderr, "wrote a paper copy of each share of split %x in %s: PNG and SVG QR codes, and an HTML page to print", splitID, quote(o.paper))
 }
 
 // recombineCommand is the command a paper page gives for recombining.

@@ -194,8 +194,13 @@ func TestEntryTypos(t *testing.T) {
 			}
 		}
 	}
-	// A line left out, or typed twice, is named as such; so are lines
-	// past the end.
+}
+
+// TestEntryLines leaves out a line, types one twice, and types one past
+// the end: each is named as such, and the line is not taken.
+func TestEntryLines(t *testing.T) {
+	share := longShare()
+	lines := strings.Split(strings.TrimSpace(Text(share)), "\n")
 	var e Entry
 	e.Line(lines[0])
 	e.Line(lines[1])

@@ -86,7 +86,7 @@ func FuzzReadQR(f *testing.F) {
 		} else {
 			file = pngtest.Header(w, h, depth, colour)
 			if interlace&1 == 1 {
-				file = setInterlace(file)
+				file = pngtest.Interlaced(file)
 			}
 			if colour == 3 { // a palette, so that paletted pictures decode
 				file = pngtest.Chunk(file, "PLTE", bytes.Repeat([]byte{0, 0x80, 0xff}, 3))
@@ -103,11 +103,4 @@ func FuzzReadQR(f *testing.F) {
 		}
 		ReadQR(file)
 	})
-}
-
-// setInterlace marks the IHDR chunk of a PNG header as interlaced, and
-// recomputes its CRC.
-func setInterlace(header []byte) []byte {
-	ihdr := header[16:29]
-	return pngtest.Chunk(append([]byte(nil), header[:8]...), "IHDR", append(append([]byte(nil), ihdr[:12]...), 1))
 }

@@ -40,29 +40,66 @@ func TestPictureBudget(t *testing.T) {
 	}
 }
 
+// jpegHeader returns the start of a JPEG of w×h pixels, up to its frame
+// header and the marker after it: progressive or not, with a component for each sampling factor
+// (horizontal<<4 | vertical) given.
+func jpegHeader(w, h uint16, progressive bool, sampling ...byte) []byte {
+	sof := byte(0xc0)
+	if progressive {
+		sof = 0xc2
+	}
+	b := []byte{0xff, 0xd8, 0xff, sof, 0, byte(8 + 3*len(sampling)), 8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(len(sampling))}
+	for i, s := range sampling {
+		b = append(b, byte(i+1), s, 0)
+	}
+	return append(b, 0xff, 0xda, 0, 2) // the start of the scan, where the header ends
+}
+
 // TestPictureBudgetHeader checks the limits on headers alone: a
-// 50-megapixel photo passes in every form a camera or an editor saves it,
-// and pictures over the pixel or the memory limit do not.
+// 50-megapixel photo passes in every form a camera or an editor saves it
+// (but a progressive JPEG without chroma subsampling, which takes 15 bytes
+// a pixel to decode), and pictures over the pixel or the memory limit do
+// not.
 func TestPictureBudgetHeader(t *testing.T) {
+	png := func(w, h uint32, depth, colour byte) []byte {
+		return pngtest.Chunk(pngtest.Header(w, h, depth, colour), "IEND", nil)
+	}
 	for _, c := range []struct {
-		w, h          uint32
-		depth, colour byte
-		ok            bool
+		name string
+		data []byte
+		ok   bool
 	}{
-		{8165, 6124, 8, 2, true},   // 50 MP, RGB
-		{8165, 6124, 16, 6, true},  // 50 MP, 16-bit RGBA: 400 MB
-		{8165, 6124, 8, 0, true},   // 50 MP, grey
-		{10000, 10000, 8, 0, true}, // 100 MP, grey
-		{10000, 10001, 8, 0, false},
-		{10000, 10000, 16, 6, false}, // 100 MP of 16-bit RGBA: 800 MB
-		{65535, 65535, 16, 6, false},
-		{1<<31 - 1, 1, 8, 0, false},
+		{"50 MP RGB PNG", png(8165, 6124, 8, 2), true},
+		{"50 MP 16-bit RGBA PNG (400 MB)", png(8165, 6124, 16, 6), true},
+		{"50 MP 16-bit RGBA PNG, interlaced (800 MB)", pngtest.Interlaced(png(8165, 6124, 16, 6)), false},
+		{"50 MP grey PNG, interlaced", pngtest.Interlaced(png(8165, 6124, 8, 0)), true},
+		{"100 MP grey PNG", png(10000, 10000, 8, 0), true},
+		{"100 MP and one row", png(10000, 10001, 8, 0), false},
+		{"100 MP 16-bit RGBA PNG (800 MB)", png(10000, 10000, 16, 6), false},
+		{"65535² 16-bit RGBA PNG", png(65535, 65535, 16, 6), false},
+		{"2³¹-1 × 1 PNG", png(1<<31-1, 1, 8, 0), false},
+		{"50 MP JPEG, 4:2:0", jpegHeader(8165, 6124, false, 0x22, 0x11, 0x11), true},
+		{"50 MP progressive JPEG, 4:2:0 (375 MB)", jpegHeader(8165, 6124, true, 0x22, 0x11, 0x11), true},
+		{"50 MP progressive JPEG, 4:4:4 (750 MB)", jpegHeader(8165, 6124, true, 0x11, 0x11, 0x11), false},
+		{"100 MP JPEG, 4:4:4", jpegHeader(10000, 10000, false, 0x11, 0x11, 0x11), true},
+		{"65535² JPEG", jpegHeader(65535, 65535, false, 0x11), false},
 	} {
-		data := pngtest.Chunk(pngtest.Header(c.w, c.h, c.depth, c.colour), "IEND", nil)
-		err := checkPicture(data)
+		err := checkPicture(c.data)
 		if (err == nil) != c.ok {
-			t.Errorf("%d×%d, depth %d, colour type %d: %v", c.w, c.h, c.depth, c.colour, err)
+			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+	// The frames of JPEGs as Go's encoder writes them: grey, and colour
+	// at 4:2:0, baseline.
+	planes, progressive, ok := jpegFrame(photo(t, 64, 48, "", 0))
+	if planes != 64 || progressive || !ok {
+		t.Errorf("a grey JPEG: planes %d/64 bytes a pixel, progressive %v, %v", planes, progressive, ok)
+	}
+	var b bytes.Buffer
+	jpeg.Encode(&b, image.NewRGBA(image.Rect(0, 0, 64, 48)), nil)
+	planes, progressive, ok = jpegFrame(b.Bytes())
+	if planes != 96 || progressive || !ok {
+		t.Errorf("a colour JPEG: planes %d/64 bytes a pixel, progressive %v, %v", planes, progressive, ok)
 	}
 }
 

@@ -65,3 +65,11 @@ func WriteGrey(out io.Writer, w, h int) error {
 	bw.Write(Chunk(nil, "IEND", nil))
 	return bw.Flush()
 }
+
+// Interlaced returns the PNG file with its header's interlace flag set,
+// and the header's CRC made right again.
+func Interlaced(file []byte) []byte {
+	ihdr := append([]byte(nil), file[16:28]...)
+	out := Chunk(append([]byte(nil), file[:8]...), "IHDR", append(ihdr, 1))
+	return append(out, file[33:]...)
+}

@@ -9,8 +9,9 @@
 # the command's module (cmd/shamir) alongside the root in each of the native
 # runs; and the interop module against Vault's package. The go.work at the
 # root makes cmd/shamir and interop use this checkout of the library. It
-# installs qemu-user, and age, zbar-tools and qrencode for the command's
-# tests, when they are missing (as root, with apt-get).
+# installs qemu-user, and age, zbar-tools, qrencode, chromium and
+# poppler-utils for the command's tests, when they are missing (as root,
+# with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -31,13 +32,16 @@ if ! command -v qemu-x86_64 >/dev/null || ! command -v qemu-aarch64 >/dev/null; 
 fi
 
 # The command's tests of shares for people run the real age, zbarimg and
-# qrencode; under CI a missing one fails them rather than skips them.
-if ! command -v age >/dev/null || ! command -v zbarimg >/dev/null || ! command -v qrencode >/dev/null; then
-	step "installing age, zbar-tools and qrencode"
+# qrencode, and print the paper page with headless Chromium, reading the PDF
+# back with poppler-utils (pdfinfo, pdftotext, pdftoppm); under CI a missing
+# one fails them rather than skips them.
+if ! command -v age >/dev/null || ! command -v zbarimg >/dev/null || ! command -v qrencode >/dev/null ||
+	! command -v chromium >/dev/null || ! command -v pdftoppm >/dev/null; then
+	step "installing age, zbar-tools, qrencode, chromium and poppler-utils"
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq age zbar-tools qrencode >/dev/null
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq age zbar-tools qrencode chromium poppler-utils >/dev/null
 	else
-		echo "age, zbarimg or qrencode is missing and cannot be installed here: run as root on Debian/Ubuntu, or install them" >&2
+		echo "age, zbarimg, qrencode, chromium or pdftoppm is missing and cannot be installed here: run as root on Debian/Ubuntu, or install them" >&2
 		exit 1
 	fi
 fi
@@ -160,6 +164,19 @@ done
 # about 10 s.
 echo "-- cmd/shamir/internal/manifest FuzzParse, $(( 80000 * ${FUZZSCALE:-1} )) executions"
 (cd cmd/shamir && go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$(( 80000 * ${FUZZSCALE:-1} ))x" -fuzzminimizetime 100x ./internal/manifest)
+
+# The command's paper reader: typed text (FuzzParse) and pictures, built
+# as PNGs with right CRCs (FuzzReadQR). The counts take about 10 s each on
+# a 2-core machine shared with other work.
+step "fuzzing cmd/shamir/internal/paper"
+declare -A paperfuzz=([FuzzParse]=80000 [FuzzReadQR]=40000)
+for target in FuzzParse FuzzReadQR; do
+	n=$(( ${paperfuzz[$target]} * ${FUZZSCALE:-1} ))
+	echo "-- $target, $n executions"
+	start=$SECONDS
+	cmdmod go test -run '^$' -fuzz "^$target\$" -fuzztime "${n}x" -fuzzminimizetime 100x ./internal/paper
+	echo "-- $target took $((SECONDS - start)) s"
+done
 
 step "interop: against github.com/hashicorp/vault/shamir"
 (cd interop && go test -count=1 ./...)

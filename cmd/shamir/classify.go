@@ -12,6 +12,7 @@ import (
 	"filippo.io/age/armor"
 	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // This file is the one place that tells what an input holds: an SSMS share,
@@ -182,11 +183,11 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 // readPicture tells what the QR code in the picture r holds: a paper
 // share, or a Vault-format share (as qrencode makes from an unseal key).
 func (c *classifier) readPicture(r io.Reader, where string) (content, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxImageBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, paper.MaxImageBytes+1))
 	if err != nil {
 		return aside("reading it: " + unwrapPath(err).Error()), nil
 	}
-	if len(data) > maxImageBytes {
+	if len(data) > paper.MaxImageBytes {
 		return none("a picture over 64 MiB"), nil
 	}
 	text, err := pictureText(data)
@@ -263,32 +264,22 @@ func (c *classifier) readText(r io.Reader, where string) (content, error) {
 	return content{kind: kindText, text: &vaultText{shares: shares, threshold: t, field: field, note: note}}, nil
 }
 
-// The paper codec and the QR reader are reached through these functions
-// only.
+// The paper codec and the QR reader (internal/paper) are reached through
+// these functions only.
 
 // isPicture reports whether head starts a PNG or a JPEG file.
-func isPicture(head []byte) bool { return isImage(head) }
+func isPicture(head []byte) bool { return paper.IsImage(head) }
 
-// pictureText returns the text of the QR code in the picture data.
-func pictureText(data []byte) (string, error) { return readQR(data) }
+// pictureText returns the text of the QR code in the picture data, within
+// the picture budget.
+func pictureText(data []byte) (string, error) { return paper.ReadQR(data) }
 
 // isPaperShare reports whether s starts with the tag of a paper share.
-func isPaperShare(s string) bool { return isPaperText(s) }
+func isPaperShare(s string) bool { return paper.IsText(s) }
 
 // parsePaper decodes the text of one paper share.
-func parsePaper(s string) ([]byte, error) { return parsePaperText(s) }
+func parsePaper(s string) ([]byte, error) { return paper.Parse(s) }
 
 // splitPaper splits a text into the texts of the paper shares in it, each
 // starting with the tag.
-func splitPaper(s string) []string {
-	locs := paperTags.FindAllStringIndex(s, -1)
-	texts := make([]string, len(locs))
-	for i, loc := range locs {
-		end := len(s)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		texts[i] = s[loc[0]:end]
-	}
-	return texts
-}
+func splitPaper(s string) []string { return paper.Split(s) }

@@ -55,7 +55,13 @@ re-encrypted one with age -r) are decrypted with the identities of -i; the
 ones none of them opens are another holder's: named, and not counted.
 Encrypted and plain shares mix freely. A PNG or JPEG picture of a paper
 share's QR code is read, and so is the text printed under it, in a file or
-typed at the prompt: a mistyped character is found and its group named.
+typed at the prompt: a mistyped character is found and its group named, at
+the prompt as soon as its line is entered, and the line is asked for again.
+A picture is read within a budget: up to 100 megapixels (twice a
+50-megapixel photo) and 512 MiB decoded, checked from its header before any
+pixel is decoded; it is then searched at 2000 pixels a side at most, which
+bounds a picture to about 600 MB of memory and a few seconds of one core. A
+picture over the budget is noted and skipped, as a file without a share.
 
 A secret that is not printable text is not printed on a terminal without
 -o -.

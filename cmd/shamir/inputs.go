@@ -401,17 +401,12 @@ func (set *shareSet) addStdin() error {
 				break
 			}
 			if isPaperShare(tok) {
-				// A share from paper spans lines: read them until
-				// it is whole.
-				tok, err = readPaperLines(tok)
-				if err != nil && !errors.Is(err, io.EOF) {
+				// A share from paper spans lines, each checked as
+				// it is typed.
+				if err := set.addTypedPaper(fmt.Sprintf("typed share %d", i), tok); err != nil {
 					return fmt.Errorf("reading shares from the terminal: %v", err)
 				}
-				set.addPaper(set.paperPiece(fmt.Sprintf("typed share %d", i), tok))
 				n++
-				if err != nil {
-					break
-				}
 				continue
 			}
 			set.text = append(set.text, textShare{where: fmt.Sprintf("typed share %d", i), token: tok})

@@ -14,6 +14,7 @@ import (
 	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // This file checks files against the manifest of a split (verify
@@ -133,13 +134,13 @@ func inspectForManifest(path string, m *manifest.Manifest) (manifest.File, error
 		mf.SplitID, mf.Number = headerOf(head)
 	case isAgeFile(head), manifest.IsManifest(head):
 		mf.MayHoldShare = isAgeFile(head)
-	case isImage(head), isText(head):
+	case paper.IsImage(head), isText(head):
 		share, how, found := readShareCopy(path, head, m)
 		if found {
 			mf.ShareSHA256, mf.How = plainSum(share, m), how
 			mf.SplitID, mf.Number = headerOf(share)
 		}
-		mf.MayHoldShare = isImage(head) || isPaperText(string(head))
+		mf.MayHoldShare = paper.IsImage(head) || paper.IsText(string(head))
 	}
 	return mf, nil
 }
@@ -163,31 +164,32 @@ func plainSum(share []byte, m *manifest.Manifest) string {
 	return hex.EncodeToString(s[:])
 }
 
-// paperInText finds the paper text in a text file: typed, or in the page
-// split -paper wrote (up to the end of its <pre>).
-var paperInText = regexp.MustCompile(`(?i)` + paperTag + `[A-Za-z2-7\s]*`)
+// paperInText finds the paper text in a text file: typed (where dashes and
+// dots are layout, and 0, 8 and 1 stand for letters), or in the page split
+// -paper wrote (up to the end of its <pre>).
+var paperInText = regexp.MustCompile(`(?i)` + paper.Tag + `[A-Za-z0-9\s.\-]*`)
 
 // readShareCopy reads the share in a copy of it that is not a share file:
 // a picture of its paper copy's code, the paper text, typed or in the page,
 // or a line of Vault-format text as age -d gives it. How says which.
 func readShareCopy(path string, head []byte, m *manifest.Manifest) (share []byte, how string, ok bool) {
 	limit := int64(maxTextInput)
-	if isImage(head) {
-		limit = maxImageBytes
+	if paper.IsImage(head) {
+		limit = paper.MaxImageBytes
 	}
 	data, err := readAtMost(path, limit)
 	if err != nil {
 		return nil, "", false
 	}
-	if isImage(head) {
-		text, err := readQR(data)
+	if paper.IsImage(head) {
+		text, err := paper.ReadQR(data)
 		if err != nil {
 			return nil, "", false
 		}
 		data, how = []byte(text), "from a picture of its paper copy's code"
 	}
 	if loc := paperInText.FindIndex(data); loc != nil {
-		b, err := parsePaperText(string(data[loc[0]:loc[1]]))
+		b, err := paper.Parse(string(data[loc[0]:loc[1]]))
 		return b, pick(how != "", how, "from its paper copy's text"), err == nil
 	}
 	enc, vault := strings.CutPrefix(m.ShareFormat, "vault-")

@@ -17,8 +17,8 @@ import (
 	"filippo.io/age"
 	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
-
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 )
 
 // This file is split for people: each share encrypted with age to the
@@ -60,8 +60,8 @@ func (c capture) Write(p []byte) (int, error) {
 }
 
 // newShareOut starts the share file path of set, encrypted to rcpt if not
-// nil; paper asks for the share's bytes to be kept for its paper copy.
-func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, paper bool) (*shareOut, error) {
+// nil; forPaper asks for the share's bytes to be kept for its paper copy.
+func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, forPaper bool) (*shareOut, error) {
 	f, err := set.Create(path)
 	if err != nil {
 		return nil, err
@@ -76,8 +76,8 @@ func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, paper bool) 
 		dst = s.enc
 	}
 	limit := 128 // enough for an SSMS header
-	if paper {
-		limit = maxPaperShare
+	if forPaper {
+		limit = paper.MaxShare
 	}
 	s.w = io.MultiWriter(dst, s.plain, capture{s.whole, limit, &s.tooLong})
 	return s, nil
@@ -204,7 +204,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			var share []byte
 			if o.encode == "" {
 				if outs[i].tooLong {
-					return withHints(fmt.Errorf("the shares are over %d bytes: too big for paper", maxPaperShare),
+					return withHints(fmt.Errorf("the shares are over %d bytes: too big for paper", paper.MaxShare),
 						"paper copies are for keys and passwords: leave out -paper for larger secrets")
 				}
 				share = outs[i].whole.Bytes()
@@ -215,7 +215,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			if o.encode == "" {
 				base = strings.TrimSuffix(shareFileName(o.name, i+1, o.parts), ".shamir")
 			}
-			info := paperInfo{Index: i + 1, Parts: o.parts, Threshold: o.threshold, SplitID: hex.EncodeToString(splitID), Format: format}
+			info := paper.Info{Index: i + 1, Parts: o.parts, Threshold: o.threshold, SplitID: hex.EncodeToString(splitID), Format: format}
 			if len(o.holders) > 0 {
 				base, info.Holder = o.holders[i].name, o.holders[i].name
 			}
@@ -257,7 +257,7 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 			return err
 		}
 		if !o.quiet {
-			sayf(os.Stderr, "wrote a paper copy of each share in %s: PNG and SVG QR codes, and an HTML page to print", quote(o.paper))
+			sayPaper(o, splitID)
 		}
 		return writeShareLines(shares, o)
 	}
@@ -274,10 +274,15 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 				o.parts, quote(outs[0].path), quote(outs[o.parts-1].path), o.threshold)
 		}
 		if o.paper != "" {
-			sayf(os.Stderr, "wrote a paper copy of each share in %s: PNG and SVG QR codes, and an HTML page to print", quote(o.paper))
+			sayPaper(o, splitID)
 		}
 	}
 	return nil
+}
+
+// sayPaper says where the paper copies of split splitID are.
+func sayPaper(o splitOptions, splitID []byte) {
+	sayf(os.Stderr, "wrote a paper copy of each share of split %x in %s: PNG and SVG QR codes, and an HTML page to print", splitID, quote(o.paper))
 }
 
 // recombineCommand is the command a paper page gives for recombining.

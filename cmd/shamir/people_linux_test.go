@@ -8,6 +8,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,27 +16,23 @@ import (
 	"time"
 
 	"filippo.io/age"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 	"golang.org/x/crypto/ssh"
 )
 
 // TestTerminalPaperText types a share's paper text, line by line as it is
-// printed, at combine's prompt: the lines are not echoed, and combine asks
-// for more until the share is whole.
+// printed, at combine's prompt: the lines are not echoed, each is checked
+// as it is typed, and combine asks for the next, saying where it starts,
+// until the share is whole.
 func TestTerminalPaperText(t *testing.T) {
 	dir := t.TempDir()
 	secret := make([]byte, 32)
 	rand.Read(secret)
 	shares := paperShares(t, dir, secret, 3, 2)
-	lines := strings.Split(strings.TrimSpace(paperText(shares[0])), "\n")
+	lines := strings.Split(strings.TrimSpace(paper.Text(shares[0])), "\n")
 	se := startSession(t, dir, true, false, true, nil, "combine", "-", "shares/key.bin.3-of-3.shamir", "-o", "out")
 	se.typeLine("Share 1: ", strings.ToLower(lines[0]+" "+lines[1]))
-	for i, l := range lines[2:] {
-		// Each prompt looks the same: wait for the i+1st.
-		for strings.Count(se.shown(), "continued: ") < i+1 {
-			time.Sleep(10 * time.Millisecond)
-		}
-		se.typeLine("continued: ", l)
-	}
+	typeRest(se, lines[2:], 2)
 	se.typeLine("Share 2: ", "")
 	if code := se.wait(); code != 0 {
 		t.Fatalf("combine exited %d:\n%s", code, se.shown())
@@ -44,6 +41,49 @@ func TestTerminalPaperText(t *testing.T) {
 		t.Fatalf("the text was echoed:\n%s", se.shown())
 	}
 	checkSecret(t, filepath.Join(dir, "out"), secret, false)
+}
+
+// typeRest types lines, the first of which is line first of the groups,
+// each at the prompt that names the group it starts with.
+func typeRest(se *session, lines []string, first int) {
+	for i, l := range lines {
+		k := (first+i-1)*paper.GroupsPerLine + 1
+		se.typeLine(fmt.Sprintf("from group %d (line %d, group 1): ", k, first+i), l)
+	}
+}
+
+// TestTerminalPaperTypo makes a typo in the first line of groups, in the
+// group that holds the share's length, as a person does: combine names the
+// group at once and asks for the line again; typed again, the share is
+// whole, and counted once.
+func TestTerminalPaperTypo(t *testing.T) {
+	dir := t.TempDir()
+	secret := make([]byte, 32)
+	rand.Read(secret)
+	shares := paperShares(t, dir, secret, 3, 2)
+	lines := strings.Split(strings.TrimSpace(paper.Text(shares[1])), "\n")
+	typo := []byte(lines[1])
+	typo[2] = pick(typo[2] == 'A', "B", "A")[0]
+	se := startSession(t, dir, true, false, true, nil, "combine", "-", "shares/key.bin.1-of-3.shamir", "-o", "out")
+	se.typeLine("Share 1: ", lines[0])
+	se.typeLine("from group 1 (line 1, group 1): ", string(typo))
+	se.waitFor("group 1 (line 1, group 1) \"" + string(typo[:5]) + "\" is wrong")
+	se.waitFor("type that line again")
+	// The same prompt again: the line was not taken.
+	for strings.Count(se.shown(), "from group 1 (line 1, group 1): ") < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	se.typeLine("from group 1 (line 1, group 1): ", lines[1])
+	typeRest(se, lines[2:], 2)
+	se.typeLine("Share 2: ", "")
+	if code := se.wait(); code != 0 {
+		t.Fatalf("combine exited %d:\n%s", code, se.shown())
+	}
+	if n := strings.Count(se.shown(), "again"); n != 1 {
+		t.Errorf("%d messages for one typo:\n%s", n, se.shown())
+	}
+	checkSecret(t, filepath.Join(dir, "out"), secret, false)
+	t.Logf("the terminal showed:\n%s", se.shown())
 }
 
 // TestTerminalPassphraseIdentity gives combine an identity file encrypted

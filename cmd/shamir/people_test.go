@@ -27,6 +27,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -301,10 +302,10 @@ func TestQRZbar(t *testing.T) {
 	for i, share := range shares {
 		base := filepath.Join("paper", "key.bin."+strconv.Itoa(i+1)+"-of-3")
 		out := strings.TrimRight(string(runTool(t, dir, nil, zbar, "-q", "--raw", base+".png")), "\n")
-		if out != paperCompact(share) {
-			t.Fatalf("share %d: zbarimg read %q, want %q", i+1, out, paperCompact(share))
+		if out != paper.Compact(share) {
+			t.Fatalf("share %d: zbarimg read %q, want %q", i+1, out, paper.Compact(share))
 		}
-		got, err := parsePaperText(out)
+		got, err := paper.Parse(out)
 		if err != nil || !bytes.Equal(got, share) {
 			t.Fatalf("share %d: the code's text does not decode to the share: %v", i+1, err)
 		}
@@ -316,14 +317,14 @@ func TestQRZbar(t *testing.T) {
 		var b bytes.Buffer
 		png.Encode(&b, img)
 		writeFile(t, dir, "svg.png", b.Bytes())
-		if out := strings.TrimRight(string(runTool(t, dir, nil, zbar, "-q", "--raw", "svg.png")), "\n"); out != paperCompact(share) {
+		if out := strings.TrimRight(string(runTool(t, dir, nil, zbar, "-q", "--raw", "svg.png")), "\n"); out != paper.Compact(share) {
 			t.Fatalf("share %d: the SVG, drawn, reads %q", i+1, out)
 		}
 		page, err := os.ReadFile(filepath.Join(dir, base+".html"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"Split ID", "any 2 of the 3", "shamir combine -o key.bin", strings.Split(paperText(share), "\n")[1]} {
+		for _, want := range []string{"Split ID", "any 2 of the 3", "shamir combine -o key.bin", strings.Split(paper.Text(share), "\n")[1]} {
 			if !bytes.Contains(page, []byte(want)) {
 				t.Errorf("share %d: the page does not say %q", i+1, want)
 			}
@@ -365,7 +366,7 @@ func TestQRFromQrencode(t *testing.T) {
 	rand.Read(secret)
 	shares := paperShares(t, dir, secret, 3, 2)
 	for i, share := range shares[:2] {
-		runTool(t, dir, nil, qrencode, "-o", "q"+strconv.Itoa(i)+".png", paperText(share))
+		runTool(t, dir, nil, qrencode, "-o", "q"+strconv.Itoa(i)+".png", paper.Text(share))
 	}
 	must(t, runCmd(t, dir, nil, "combine", "q0.png", "q1.png", "-o", "out"), "combine qrencode's codes")
 	checkSecret(t, filepath.Join(dir, "out"), secret, false)
@@ -539,7 +540,7 @@ func TestPaperTextFile(t *testing.T) {
 	secret := make([]byte, 32)
 	rand.Read(secret)
 	shares := paperShares(t, dir, secret, 3, 2)
-	text := paperText(shares[1])
+	text := paper.Text(shares[1])
 	writeFile(t, dir, "typed.txt", []byte(text))
 	must(t, runCmd(t, dir, nil, "combine", "typed.txt", "shares/key.bin.1-of-3.shamir", "-o", "out"), "combine typed text")
 	checkSecret(t, filepath.Join(dir, "out"), secret, false)
@@ -552,7 +553,7 @@ func TestPaperTextFile(t *testing.T) {
 	r := runCmd(t, dir, nil, "combine", "typo.txt", "shares/key.bin.1-of-3.shamir", "-o", "out2")
 	fails(t, r, 1, "combine with a typo", `bad share "typo.txt": mistyped: group 9 (line 2, group 3)`)
 	// Both shares on stdin, one after the other.
-	both := paperText(shares[0]) + paperText(shares[2])
+	both := paper.Text(shares[0]) + paper.Text(shares[2])
 	must(t, runCmd(t, dir, strings.NewReader(both), "combine", "-o", "out3"), "combine typed text on stdin")
 	checkSecret(t, filepath.Join(dir, "out3"), secret, false)
 }

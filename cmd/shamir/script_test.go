@@ -27,6 +27,9 @@ package main
 //	setq VAR 'GO-STRING'
 //		set VAR to the value of a quoted Go string, for file names with
 //		control characters in them
+//	mkpng NAME bomb | NAME grey WIDTH HEIGHT (internal/paper/pngtest)
+//		write a PNG: bomb is 77 bytes whose header declares 65535×65535
+//		16-bit RGBA pixels; grey is a valid white grey picture
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
 //	powercut N shamir [ARGS...] (a program on $PATH)
@@ -56,6 +59,7 @@ import (
 	"time"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -116,6 +120,7 @@ func TestScripts(t *testing.T) {
 			"randfile":  cmdRandfile,
 			"setq":      cmdSetq,
 			"splitid":   cmdSplitID,
+			"mkpng":     cmdMkpng,
 		},
 	})
 }
@@ -313,4 +318,27 @@ func scriptCondition(cond string) (bool, error) {
 		return false, fmt.Errorf("%s is missing, and CI is set: test.sh installs it", prog)
 	}
 	return true, nil
+}
+
+// cmdMkpng writes one of the pictures of picture_test.go.
+func cmdMkpng(ts *testscript.TestScript, neg bool, args []string) {
+	usage := "usage: mkpng NAME bomb | NAME grey WIDTH HEIGHT"
+	if neg || len(args) < 2 {
+		ts.Fatalf("%s", usage)
+	}
+	f, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	switch {
+	case args[1] == "bomb" && len(args) == 2:
+		_, err = f.Write(pngtest.Bomb())
+	case args[1] == "grey" && len(args) == 4:
+		w, err1 := strconv.Atoi(args[2])
+		h, err2 := strconv.Atoi(args[3])
+		ts.Check(errors.Join(err1, err2))
+		err = pngtest.WriteGrey(f, w, h)
+	default:
+		ts.Fatalf("%s", usage)
+	}
+	ts.Check(err)
+	ts.Check(f.Close())
 }

@@ -60,6 +60,9 @@ SVG) and a page to print (HTML) with the split ID, the threshold, the
 holder, the code, the share as text in checked groups of five, and the
 command that recombines; named for the holder, or NAME.I-of-N (share.I-of-N
 with -encode). Paper is for small secrets: shares of at most 1200 bytes.
+The page of a key's share (up to a 64-byte key and more) prints on one
+sheet of A4 or US Letter; a longer share's every sheet names its share and
+split.
 
 Every file is created with mode 0600, written under a temporary name and
 renamed into place once all are complete: a failed run leaves no share

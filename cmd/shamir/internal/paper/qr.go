@@ -1,4 +1,4 @@
-package main
+package paper
 
 import (
 	"bytes"
@@ -99,33 +99,52 @@ func qrSVG(mods [][]bool) []byte {
 	return []byte(b.String())
 }
 
-// isImage reports whether head starts a PNG or a JPEG file.
-func isImage(head []byte) bool {
+// IsImage reports whether head starts a PNG or a JPEG file.
+func IsImage(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")) || bytes.HasPrefix(head, []byte("\xff\xd8\xff"))
 }
 
-// maxImageBytes bounds the images read for QR codes: a photo of a page,
-// not a film.
-const maxImageBytes = 64 << 20
+// ErrNoQR is a picture in which no QR code could be read.
+var ErrNoQR = errors.New("no QR code found in the picture")
 
-// errNoQR is a picture in which no QR code could be read.
-var errNoQR = errors.New("no QR code found in the picture")
-
-// readQR returns the text of the QR code in the PNG or JPEG data. It tries
-// the picture as it is, then in ZXing's slower, more thorough mode, then
-// with dark and light exchanged (a code shown on a screen in dark mode).
-func readQR(data []byte) (string, error) {
+// ReadQR returns the text of the QR code in the PNG or JPEG data, within
+// the budget above. It tries the picture as it is, then in ZXing's slower,
+// more thorough mode, then cleaned up in several ways. A picture larger
+// than qrWorkSide is first searched once, quickly, at up to twice that
+// size (a code photographed from afar needs its pixels), then scaled down
+// once, and the slower passes run on the small copy.
+func ReadQR(data []byte) (string, error) {
+	if err := checkPicture(data); err != nil {
+		return "", err
+	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return "", fmt.Errorf("not a picture that can be read: %v", err)
 	}
-	if text, err := findQR(img); err == nil {
+	b := img.Bounds()
+	if max(b.Dx(), b.Dy()) <= qrWorkSide {
+		if text, err := findQR(img); err == nil {
+			return text, nil
+		}
+		return searchGray(grayDown(img, qrWorkSide))
+	}
+	big := grayDown(img, 2*qrWorkSide)
+	img = nil // let the collector have the decoded picture
+	if text, err := findQRFast(big); err == nil {
+		return text, nil
+	}
+	return searchGray(grayDown(big, qrWorkSide))
+}
+
+// searchGray runs the slower passes of ReadQR on g.
+func searchGray(g *image.Gray) (string, error) {
+	if text, err := findQR(g); err == nil {
 		return text, nil
 	}
 	// ZXing's finder counts runs of dark and light pixels along rows, which
 	// speckles (dust, sensor noise, JPEG blocks) break up; a median filter
 	// removes them and keeps the modules' edges.
-	clean := median3(img)
+	clean := median3(g)
 	if text, err := findQR(clean); err == nil {
 		return text, nil
 	}
@@ -156,7 +175,7 @@ func readQR(data []byte) (string, error) {
 			}
 		}
 	}
-	return "", errNoQR
+	return "", ErrNoQR
 }
 
 // quarterTurn returns g turned a quarter turn clockwise.
@@ -202,6 +221,19 @@ func half(g *image.Gray) *image.Gray {
 	return out
 }
 
+// findQRFast is findQR's first, quickest pass alone.
+func findQRFast(img image.Image) (string, error) {
+	bmp, err := gozxing.NewBinaryBitmap(gozxing.NewHybridBinarizer(gozxing.NewLuminanceSourceFromImage(img)))
+	if err != nil {
+		return "", ErrNoQR
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		return "", ErrNoQR
+	}
+	return res.GetText(), nil
+}
+
 // findQR looks for a QR code in img.
 func findQR(img image.Image) (string, error) {
 	for _, hints := range []map[gozxing.DecodeHintType]any{
@@ -225,7 +257,7 @@ func findQR(img image.Image) (string, error) {
 			}
 		}
 	}
-	return "", errNoQR
+	return "", ErrNoQR
 }
 
 // median3 returns img in grey, each pixel the median of its 3×3

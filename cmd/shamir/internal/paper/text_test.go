@@ -1,4 +1,4 @@
-package main
+package paper
 
 import (
 	"bytes"
@@ -9,10 +9,10 @@ import (
 	"github.com/gf256/shamir"
 )
 
-// paperTestShares makes, at test time, shares of the kinds that go on
+// testShares makes, at test time, shares of the kinds that go on
 // paper: SSMS shares and Vault-format shares of a 32-byte key, and of a
 // short password.
-func paperTestShares(t *testing.T) map[string][]byte {
+func testShares(t *testing.T) map[string][]byte {
 	t.Helper()
 	key := make([]byte, 32)
 	rand.Read(key)
@@ -36,9 +36,9 @@ func paperTestShares(t *testing.T) map[string][]byte {
 }
 
 func TestPaperTextRoundTrip(t *testing.T) {
-	for name, share := range paperTestShares(t) {
-		for _, text := range []string{paperText(share), paperCompact(share), strings.ToLower(paperText(share)), strings.TrimPrefix(paperCompact(share), paperTag)} {
-			got, err := parsePaperText(text)
+	for name, share := range testShares(t) {
+		for _, text := range []string{Text(share), Compact(share), strings.ToLower(Text(share)), strings.TrimPrefix(Compact(share), Tag)} {
+			got, err := Parse(text)
 			if err != nil || !bytes.Equal(got, share) {
 				t.Errorf("%s: %q decodes to %x, %v", name, text, got, err)
 			}
@@ -48,7 +48,7 @@ func TestPaperTextRoundTrip(t *testing.T) {
 	for n := 0; n < 40; n++ {
 		b := make([]byte, n)
 		rand.Read(b)
-		got, err := parsePaperText(paperText(b))
+		got, err := Parse(Text(b))
 		if err != nil || !bytes.Equal(got, b) {
 			t.Errorf("%d bytes: decode gives %x, %v", n, got, err)
 		}
@@ -61,15 +61,15 @@ func TestPaperTextRoundTrip(t *testing.T) {
 // characters of the text is detected, and that the error names the group
 // the change is in (or, for a swap across two groups, the first of them).
 func TestPaperTextEveryTypo(t *testing.T) {
-	for name, share := range paperTestShares(t) {
-		c := strings.Join(paperGroups(share), "")
+	for name, share := range testShares(t) {
+		c := strings.Join(groupsOf(share), "")
 		located := func(pos int, what string, mutated string) {
 			t.Helper()
-			got, err := parsePaperText(mutated)
+			got, err := Parse(mutated)
 			if err == nil {
 				t.Fatalf("%s: %s at %d not detected: decodes to %x", name, what, pos, got)
 			}
-			pe, ok := err.(*paperError)
+			pe, ok := err.(*Error)
 			if !ok {
 				t.Fatalf("%s: %s at %d: error %T %v", name, what, pos, err, err)
 			}
@@ -82,6 +82,14 @@ func TestPaperTextEveryTypo(t *testing.T) {
 		for i := 0; i < len(c); i++ {
 			for _, r := range base32Alphabet + "0189" {
 				if byte(r) == c[i] {
+					continue
+				}
+				if misreading(byte(r), c[i]) {
+					// Read as what it is taken for.
+					mutated := c[:i] + string(r) + c[i+1:]
+					if got, err := Parse(mutated); err != nil || !bytes.Equal(got, share) {
+						t.Fatalf("%s: %c for %c at %d: %x, %v", name, r, c[i], i, got, err)
+					}
 					continue
 				}
 				located(i, "substitution "+string(r), c[:i]+string(r)+c[i+1:])
@@ -98,10 +106,10 @@ func TestPaperTextEveryTypo(t *testing.T) {
 		}
 		// The laid-out text too: a swap with a space is harmless, and a
 		// swap of two characters is found.
-		text := paperText(share)
+		text := Text(share)
 		for i := 0; i+1 < len(text); i++ {
 			m := text[:i] + string(text[i+1]) + string(text[i]) + text[i+2:]
-			if got, err := parsePaperText(m); err == nil && !bytes.Equal(got, share) {
+			if got, err := Parse(m); err == nil && !bytes.Equal(got, share) {
 				t.Fatalf("%s: swap at %d of the laid-out text decodes to another share", name, i)
 			}
 		}
@@ -110,19 +118,32 @@ func TestPaperTextEveryTypo(t *testing.T) {
 }
 
 func TestPaperTextMissingAndExtra(t *testing.T) {
-	share := paperTestShares(t)["ssms key"]
-	c := strings.Join(paperGroups(share), "")
+	share := testShares(t)["ssms key"]
+	c := strings.Join(groupsOf(share), "")
 	for i := 0; i < len(c); i++ {
-		if _, err := parsePaperText(c[:i] + c[i+1:]); err == nil {
+		if _, err := Parse(c[:i] + c[i+1:]); err == nil {
 			t.Fatalf("character %d left out: not detected", i)
 		}
-		if _, err := parsePaperText(c[:i] + "A" + c[i:]); err == nil {
+		if _, err := Parse(c[:i] + "A" + c[i:]); err == nil {
 			t.Fatalf("A inserted at %d: not detected", i)
 		}
 	}
 	for k := 0; k < len(c)/5; k++ {
-		if _, err := parsePaperText(c[:k*5] + c[k*5+5:]); err == nil {
+		if _, err := Parse(c[:k*5] + c[k*5+5:]); err == nil {
 			t.Fatalf("group %d left out: not detected", k+1)
 		}
 	}
+}
+
+// misreading reports whether typed is a misreading that is read as want.
+func misreading(typed, want byte) bool {
+	switch typed {
+	case '0':
+		return want == 'O'
+	case '8':
+		return want == 'B'
+	case '1':
+		return want == 'I' || want == 'L'
+	}
+	return false
 }

@@ -1,9 +1,9 @@
 package attest
 
 import (
+	"crypto/fips140"
 	"crypto/hkdf"
 	"crypto/sha256"
-	"crypto/fips140"
 	"os"
 	"os/exec"
 	"testing"

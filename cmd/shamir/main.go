@@ -10,6 +10,7 @@
 //	shamir extend -t T -k COUNT [-inuse X[,X...]] [flags] [PATH ... | -]
 //	shamir refresh -t T [-n N] [flags] [PATH ... | -]
 //	shamir reshare -t T -n N -newt NEWT [flags] [PATH ... | -]
+//	shamir attest challenge|answer|check|manifest [flags] [PATH ...]
 //	shamir version
 //
 // Shares come in two formats. SSMS share files (NAME.I-of-N.shamir), the
@@ -58,7 +59,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because the run functions
 	// refer back to the commands for their help texts.
-	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdVersion}
+	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdAttest, cmdVersion}
 }
 
 const overview = `Shamir splits a secret into shares, any threshold of which recover it.

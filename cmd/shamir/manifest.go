@@ -21,8 +21,13 @@ import (
 // it, so that anyone can tell, without a key, that a file given back is the
 // one handed out. docs/MANIFEST.md describes it.
 
-// manifestVersion names the manifest's format.
-const manifestVersion = "shamir-manifest/1"
+// manifestVersion names the manifest's format. Version 2 added the
+// attestation keys (attest.go); version 1 manifests are still read, and
+// their holders cannot attest.
+const (
+	manifestVersion   = "shamir-manifest/2"
+	manifestVersionV1 = "shamir-manifest/1"
+)
 
 type manifest struct {
 	Version       string          `json:"version"`
@@ -37,11 +42,16 @@ type manifest struct {
 
 type manifestShare struct {
 	Share           int    `json:"share"`
+	X               int    `json:"x,omitempty"` // Vault-format shares: the x coordinate
 	Holder          string `json:"holder"`
-	Recipient       string `json:"recipient"`
-	File            string `json:"file"`
-	EncryptedSHA256 string `json:"encrypted_sha256"`
+	Recipient       string `json:"recipient,omitempty"`
+	File            string `json:"file,omitempty"`
+	EncryptedSHA256 string `json:"encrypted_sha256,omitempty"`
 	PlainSHA256     string `json:"plain_sha256"`
+	// The public key of the share's attestation key (attest.go), and those
+	// of the holder's shares before a refresh or reshare.
+	AttestKey         string   `json:"attest_key,omitempty"`
+	PreviousAttestKey []string `json:"previous_attest_keys,omitempty"`
 }
 
 func (m *manifest) encode() []byte {
@@ -62,7 +72,7 @@ func readManifest(path string) (*manifest, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s is not a manifest: %v", quote(path), err)
 	}
-	if m.Version != manifestVersion {
+	if m.Version != manifestVersion && m.Version != manifestVersionV1 {
 		return nil, withHints(fmt.Errorf("%s is not a manifest of this version (%q, want %q)", quote(path), m.Version, manifestVersion),
 			"a newer shamir may read it")
 	}
@@ -218,5 +228,6 @@ func otherSplit(data []byte, m *manifest) string {
 // isManifest reports whether head starts a manifest, which combine and
 // verify note as such in a folder of shares.
 func isManifest(head []byte) bool {
-	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) && bytes.Contains(head, []byte(`"version": "`+manifestVersion+`"`))
+	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) &&
+		(bytes.Contains(head, []byte(`"version": "`+manifestVersion+`"`)) || bytes.Contains(head, []byte(`"version": "`+manifestVersionV1+`"`)))
 }

@@ -101,7 +101,7 @@ func parseAnswer(s string) (a *Answer, claimed int, err error) {
 	if !ok || err != nil || share < 1 || share > 255 || strconv.Itoa(share) != num {
 		return nil, 0, fmt.Errorf("%w: no share number from 1 to 255 after %q", ErrNotAnswer, AnswerPrefix)
 	}
-	b, err := text.DecodeString(enc)
+	b, err := decodeText(enc)
 	if err != nil || len(b) != answerBytes {
 		return nil, share, fmt.Errorf("the answer is %w: not %d characters of base64url after %q",
 			ErrDamaged, text.EncodedLen(answerBytes), AnswerPrefix+num+":")

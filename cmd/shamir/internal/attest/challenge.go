@@ -81,6 +81,17 @@ func (c *Challenge) String() string {
 	return ChallengePrefix + text.EncodeToString(b)
 }
 
+// decodeText decodes base64url text, refusing what the decoder would skip
+// (line breaks).
+func decodeText(s string) ([]byte, error) {
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return nil, fmt.Errorf("%q is not a base64url character", r)
+		}
+	}
+	return text.DecodeString(s)
+}
+
 // checksum is the first bytes of SHA-256 of a line's prefix and body.
 func checksum(prefix string, body []byte) []byte {
 	h := sha256.New()
@@ -104,7 +115,7 @@ func ParseChallenge(s string) (*Challenge, error) {
 	if !ok {
 		return nil, fmt.Errorf("not a challenge: it does not start with %q", ChallengePrefix)
 	}
-	b, err := text.DecodeString(rest)
+	b, err := decodeText(rest)
 	if err != nil || len(b) != challengeBytes {
 		return nil, fmt.Errorf("the challenge is %w: not %d characters of base64url after %q",
 			ErrDamaged, text.EncodedLen(challengeBytes), ChallengePrefix)

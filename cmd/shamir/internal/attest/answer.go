@@ -62,14 +62,14 @@ func (k *Key) Answer(c *Challenge, share int) (*Answer, error) {
 }
 
 func (a *Answer) ref() challengeRef {
-	return challengeRef{issued: a.ChallengeIssued.Unix(), hash: a.ChallengeHash}
+	return challengeRef{issued: a.ChallengeIssued.UnixMilli(), hash: a.ChallengeHash}
 }
 
 // String returns the answer as one line of text, without a newline.
 func (a *Answer) String() string {
 	prefix := AnswerPrefix + strconv.Itoa(a.Share) + ":"
 	b := make([]byte, 0, answerBytes)
-	b = binary.BigEndian.AppendUint64(b, uint64(a.ChallengeIssued.Unix()))
+	b = binary.BigEndian.AppendUint64(b, uint64(a.ChallengeIssued.UnixMilli()))
 	b = append(b, a.ChallengeHash[:]...)
 	b = append(b, a.Key[:]...)
 	b = append(b, a.Signature[:]...)
@@ -101,20 +101,19 @@ func parseAnswer(s string) (a *Answer, claimed int, err error) {
 	if !ok || err != nil || share < 1 || share > 255 || strconv.Itoa(share) != num {
 		return nil, 0, fmt.Errorf("%w: no share number from 1 to 255 after %q", ErrNotAnswer, AnswerPrefix)
 	}
-	b, err := decodeText(enc)
-	if err != nil || len(b) != answerBytes {
-		return nil, share, fmt.Errorf("the answer is %w: not %d characters of base64url after %q",
-			ErrDamaged, text.EncodedLen(answerBytes), AnswerPrefix+num+":")
+	b, err := decodeBody("answer", AnswerPrefix+num+":", enc, answerBytes)
+	if err != nil {
+		return nil, share, err
 	}
 	body, sum := b[:answerBody], b[answerBody:]
 	if !bytes.Equal(sum, checksum(AnswerPrefix+num+":", body)) {
 		return nil, share, fmt.Errorf("the answer is %w: %s", ErrDamaged, checksumFails)
 	}
-	secs := binary.BigEndian.Uint64(body)
-	if secs > 1<<40 {
+	ms := binary.BigEndian.Uint64(body)
+	if ms > 1<<50 {
 		return nil, share, fmt.Errorf("%w: its challenge's time of issue is out of range", ErrNotAnswer)
 	}
-	a = &Answer{Share: share, ChallengeIssued: time.Unix(int64(secs), 0).UTC()}
+	a = &Answer{Share: share, ChallengeIssued: time.UnixMilli(int64(ms)).UTC()}
 	body = body[8:]
 	body = body[copy(a.ChallengeHash[:], body):]
 	body = body[copy(a.Key[:], body):]

@@ -13,7 +13,7 @@ import (
 )
 
 // A challenge's text is ChallengePrefix and the base64url (RFC 4648, no
-// padding) of 44 bytes: the split ID (16), the time of issue (8: seconds
+// padding) of 44 bytes: the split ID (16), the time of issue (8: milliseconds
 // since 1970 UTC, big-endian), the nonce (16), and a checksum (4: the first
 // bytes of SHA-256 of the prefix and the 40 bytes before it). 78 characters
 // in all.
@@ -34,14 +34,14 @@ var text = base64.RawURLEncoding.Strict()
 // still hold theirs.
 type Challenge struct {
 	SplitID [16]byte  // the split the holders' shares are of
-	Issued  time.Time // when the coordinator issued it, to the second
+	Issued  time.Time // when the coordinator issued it, to the millisecond
 	Nonce   [16]byte  // random: no answer to it exists before it is issued
 }
 
 // NewChallenge returns a fresh challenge for the split splitID, issued at
 // now (in practice time.Now()), with a nonce from crypto/rand.
 func NewChallenge(splitID [16]byte, now time.Time) *Challenge {
-	c := &Challenge{SplitID: splitID, Issued: now.Truncate(time.Second).UTC()}
+	c := &Challenge{SplitID: splitID, Issued: now.Truncate(time.Millisecond).UTC()}
 	rand.Read(c.Nonce[:]) // never fails
 	return c
 }
@@ -49,7 +49,7 @@ func NewChallenge(splitID [16]byte, now time.Time) *Challenge {
 func (c *Challenge) body() []byte {
 	b := make([]byte, 0, challengeBytes)
 	b = append(b, c.SplitID[:]...)
-	b = binary.BigEndian.AppendUint64(b, uint64(c.Issued.Unix()))
+	b = binary.BigEndian.AppendUint64(b, uint64(c.Issued.UnixMilli()))
 	return append(b, c.Nonce[:]...)
 }
 
@@ -64,7 +64,7 @@ func (c *Challenge) digest() [32]byte {
 // of the digest.
 func (c *Challenge) ref() challengeRef {
 	d := c.digest()
-	r := challengeRef{issued: c.Issued.Unix()}
+	r := challengeRef{issued: c.Issued.UnixMilli()}
 	copy(r.hash[:], d[:])
 	return r
 }
@@ -81,15 +81,24 @@ func (c *Challenge) String() string {
 	return ChallengePrefix + text.EncodeToString(b)
 }
 
-// decodeText decodes base64url text, refusing what the decoder would skip
+// decodeBody decodes the base64url text s after prefix, of n bytes, in a
+// challenge or an answer (what), refusing what the decoder would skip
 // (line breaks).
-func decodeText(s string) ([]byte, error) {
+func decodeBody(what, prefix, s string, n int) ([]byte, error) {
+	if len(s) != text.EncodedLen(n) {
+		return nil, fmt.Errorf("the %s is %w: %d characters after %q, not %d (some were lost or added on the way)",
+			what, ErrDamaged, len(s), prefix, text.EncodedLen(n))
+	}
 	for _, r := range s {
 		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return nil, fmt.Errorf("%q is not a base64url character", r)
+			return nil, fmt.Errorf("the %s is %w: %q is not a base64url character", what, ErrDamaged, r)
 		}
 	}
-	return text.DecodeString(s)
+	b, err := text.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("the %s is %w: %s", what, ErrDamaged, checksumFails)
+	}
+	return b, nil
 }
 
 // checksum is the first bytes of SHA-256 of a line's prefix and body.
@@ -115,10 +124,9 @@ func ParseChallenge(s string) (*Challenge, error) {
 	if !ok {
 		return nil, fmt.Errorf("not a challenge: it does not start with %q", ChallengePrefix)
 	}
-	b, err := decodeText(rest)
-	if err != nil || len(b) != challengeBytes {
-		return nil, fmt.Errorf("the challenge is %w: not %d characters of base64url after %q",
-			ErrDamaged, text.EncodedLen(challengeBytes), ChallengePrefix)
+	b, err := decodeBody("challenge", ChallengePrefix, rest, challengeBytes)
+	if err != nil {
+		return nil, err
 	}
 	body, sum := b[:challengeBody], b[challengeBody:]
 	if !bytes.Equal(sum, checksum(ChallengePrefix, body)) {
@@ -126,11 +134,11 @@ func ParseChallenge(s string) (*Challenge, error) {
 	}
 	c := &Challenge{}
 	copy(c.SplitID[:], body)
-	secs := binary.BigEndian.Uint64(body[splitIDLen:])
-	if secs > 1<<40 { // beyond year 36000: no real challenge
+	ms := binary.BigEndian.Uint64(body[splitIDLen:])
+	if ms > 1<<50 { // beyond year 37000: no real challenge
 		return nil, fmt.Errorf("the challenge's time of issue is out of range")
 	}
-	c.Issued = time.Unix(int64(secs), 0).UTC()
+	c.Issued = time.UnixMilli(int64(ms)).UTC()
 	copy(c.Nonce[:], body[splitIDLen+8:])
 	return c, nil
 }

@@ -78,7 +78,8 @@ Examples:
 
 	shamir attest challenge -manifest shares/manifest.json > challenge.txt
 	shamir attest answer -c challenge.txt -i alice.key alice.shamir.age
-	shamir attest check -manifest shares/manifest.json -c challenge.txt answers.txt
+	shamir attest check -manifest shares/manifest.json -c challenge.txt \
+	    answers.txt
 	shamir attest manifest -t 3 -o manifest.json unseal-keys.txt
 
 check exits with status 0 when the holders who proved they hold their

@@ -51,8 +51,10 @@ them), one recipient per share (-n may then be left out), and written as
 HOLDER.shamir.age in the folder -o (default: the current folder), with
 manifest.json beside them: the split ID, the threshold, and each holder's
 name, recipient, and the SHA-256 of the file and of the share in it, for
-"shamir verify -manifest" (docs/MANIFEST.md). A holder named nowhere is
-share-I. This works for SSMS shares and for -encode; -o is then the folder.
+"shamir verify -manifest" (docs/MANIFEST.md), and a public key derived from
+the share, with which its holder proves they still hold it ("shamir
+attest"). A holder named nowhere is share-I. This works for SSMS shares
+and for -encode; -o is then the folder.
 With -paper DIR, a paper copy of each share goes in DIR: a QR code (PNG and
 SVG) and a page to print (HTML) with the split ID, the threshold, the
 holder, the code, the share as text in checked groups of five, and the

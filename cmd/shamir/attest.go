@@ -118,11 +118,11 @@ func attestManifestFile(path string) (*manifest, [16]byte, []attest.Holder, erro
 	if err != nil {
 		return nil, id, nil, err
 	}
-	if b, err := hex.DecodeString(m.SplitID); err != nil || len(b) != len(id) {
+	b, err := hex.DecodeString(m.SplitID)
+	if err != nil || len(b) != len(id) {
 		return nil, id, nil, fmt.Errorf("%s: the split ID %q is not 32 hexadecimal digits", quote(path), m.SplitID)
-	} else {
-		copy(id[:], b)
 	}
+	copy(id[:], b)
 	var hs []attest.Holder
 	keys := 0
 	for _, s := range m.Shares {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -24,7 +25,8 @@ import (
 // keys) by package age, SSH public and private keys by agessh, so that
 // whatever age -r and age -i accept for these kinds, shamir accepts.
 // age's plugins (age-plugin-yubikey and the like) run programs and are not
-// supported.
+// supported. Holders who keep their share under a passphrase are in
+// passphrase.go.
 
 // A holder is one person who keeps a share: a name for messages and file
 // names, and the age recipient the share is encrypted to.
@@ -142,17 +144,19 @@ func readHolders(values, files []string) ([]holder, error) {
 		if err := checkHolderName(h.name); err != nil {
 			return nil, fmt.Errorf("%s: %v", h.from, err)
 		}
-		r, err := parseRecipient(h.recipient)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", h.from, err)
+		if h.recipient != passphraseRecipient { // asked for at the split
+			r, err := parseRecipient(h.recipient)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", h.from, err)
+			}
+			h.rcpt = r
 		}
-		h.rcpt = r
 		if prev, ok := names[strings.ToLower(h.name)]; ok {
 			return nil, withHints(fmt.Errorf("%s: the holder name %s is also in %s", h.from, quote(h.name), prev),
 				"each holder gets a file named for them: give each a name of their own")
 		}
 		names[strings.ToLower(h.name)] = h.from
-		if prev, ok := rcpts[h.recipient]; ok {
+		if prev, ok := rcpts[h.recipient]; ok && h.recipient != passphraseRecipient {
 			return nil, withHints(fmt.Errorf("%s: the same recipient as %s", h.from, prev),
 				"one recipient per share: a person with two shares counts twice towards the threshold")
 		}
@@ -315,21 +319,22 @@ func (e *identityError) Unwrap() error { return e.err }
 // is another holder's: it is named in a note and not counted. keep says
 // that f stays open, to be read as an SSMS share.
 func (set *shareSet) addAge(f *os.File, br *bufio.Reader, head []byte, path, dir, where string, isShamir bool, decode string) (keep bool, err error) {
-	if len(set.ids) == 0 {
-		set.ignored = append(set.ignored, problem{where, "encrypted with age, and no identity was given: give yours with -i"})
-		return false, nil
-	}
 	var r io.Reader = br
 	if !bytes.HasPrefix(head, []byte(ageHeader)) {
 		r = armor.NewReader(br)
 	}
-	d, err := age.Decrypt(r, set.ids...)
+	// A file encrypted with a passphrase asks for it (passphrase.go).
+	d, err := age.Decrypt(r, append(slices.Clip(set.ids), &passphrasePrompt{where})...)
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		var ie *identityError
 		switch {
 		case errors.As(err, &ie):
 			return false, ie
+		case errors.Is(err, errNoTerminal):
+			set.ignored = append(set.ignored, problem{where, errNoTerminal.Error()})
+		case errors.As(err, &nm) && len(set.ids) == 0:
+			set.ignored = append(set.ignored, problem{where, "encrypted with age, and no identity was given: give yours with -i"})
 		case errors.As(err, &nm):
 			set.ignored = append(set.ignored, problem{where, "not ours: encrypted to another holder, none of the identities given (-i) opens it"})
 		default:

@@ -123,6 +123,9 @@ func attestManifestFile(path string) (*manifest, [16]byte, []attest.Holder, erro
 		return nil, id, nil, fmt.Errorf("%s: the split ID %q is not 32 hexadecimal digits", quote(path), m.SplitID)
 	}
 	copy(id[:], b)
+	if m.Threshold < 2 || m.Threshold > len(m.Shares) {
+		return nil, id, nil, fmt.Errorf("%s: the threshold %d is not between 2 and the %d shares it lists", quote(path), m.Threshold, len(m.Shares))
+	}
 	var hs []attest.Holder
 	keys := 0
 	for _, s := range m.Shares {

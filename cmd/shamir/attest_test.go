@@ -37,6 +37,11 @@ func TestAttestManifestV1(t *testing.T) {
 	}
 	fails(t, runCmd(t, dir, nil, "attest", "challenge", "-manifest", "s/manifest.json"), 1, "attest challenge, a version 1 manifest",
 		`"s/manifest.json" records no attestation keys (shamir-manifest/1)`, "shamir attest manifest")
+	m["threshold"] = 4
+	bad, _ := json.Marshal(m)
+	writeFile(t, dir, "s/manifest.json", bad)
+	fails(t, runCmd(t, dir, nil, "attest", "challenge", "-manifest", "s/manifest.json"), 1, "attest challenge, a threshold over the shares",
+		`"s/manifest.json": the threshold 4 is not between 2 and the 3 shares it lists`)
 }
 
 // TestAttestVault is a round with Vault-format shares: a manifest made

@@ -162,3 +162,20 @@ func TestAttestFIPSOnly(t *testing.T) {
 		t.Errorf("check:\n%s", r.stdout)
 	}
 }
+
+// TestAttestShortShares checks that split records no attestation key for
+// shares too short to have one, and says so.
+func TestAttestShortShares(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "holders.txt", []byte(holderKeys(t, dir, "alice", "bob")))
+	writeFile(t, dir, "pin.txt", []byte("12345678"))
+	r := must(t, runCmd(t, dir, nil, "split", "-t", "2", "-R", "holders.txt", "-encode", "hex", "-o", "s", "pin.txt"), "split")
+	if !bytes.Contains(r.stderr, []byte("note: the shares are too short for attestation (a secret of at least 16 bytes is needed)")) {
+		t.Errorf("split:\n%s", r.stderr)
+	}
+	m := readManifestFile(t, filepath.Join(dir, "s", "manifest.json"))
+	if m.Shares[0].AttestKey != "" || m.Shares[0].X == 0 {
+		t.Errorf("manifest: %+v", m.Shares[0])
+	}
+	fails(t, runCmd(t, dir, nil, "attest", "challenge", "-manifest", "s/manifest.json"), 1, "challenge", "records no attestation keys")
+}

@@ -24,6 +24,9 @@ func TestFIPSOnly(t *testing.T) {
 		}
 		return
 	}
+	if puregoBuild {
+		t.Skip("FIPS 140-3 mode is incompatible with -tags purego")
+	}
 	if testing.Short() {
 		t.Skip("runs the tests again")
 	}

@@ -178,6 +178,15 @@ for target in FuzzParse FuzzReadQR; do
 	echo "-- $target took $((SECONDS - start)) s"
 done
 
+# The command's attestation package (cmd/shamir/internal/attest): its
+# tests under GODEBUG=fips140=only, and its parsers fuzzed (about 500,000
+# executions took 10 s on a shared 2-core machine).
+step "cmd/shamir/internal/attest: fips140=only, fuzzing"
+(cd cmd/shamir && GODEBUG=fips140=only go test -count=1 ./internal/attest)
+for target in FuzzParseAnswer FuzzParseChallenge; do
+	cmdmod go test -run '^$' -fuzz "^$target\$" -fuzztime "$(( 500000 * ${FUZZSCALE:-1} ))x" -fuzzminimizetime 100x ./internal/attest
+done
+
 step "interop: against github.com/hashicorp/vault/shamir"
 (cd interop && go test -count=1 ./...)
 

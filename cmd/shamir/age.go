@@ -25,7 +25,8 @@ import (
 // keys) by package age, SSH public and private keys by agessh, so that
 // whatever age -r and age -i accept for these kinds, shamir accepts.
 // age's plugins (age-plugin-yubikey and the like) run programs and are not
-// supported.
+// supported. Holders who keep their share under a passphrase are in
+// passphrase.go.
 
 // A holder is one person who keeps a share: a name for messages and file
 // names, and the age recipient the share is encrypted to.
@@ -136,20 +137,22 @@ func readHolders(values, files []string) ([]holder, error) {
 		if err := checkHolderName(h.name); err != nil {
 			return nil, fmt.Errorf("%s: %v", h.from, err)
 		}
-		if err := refuseAgeInFIPS(fmt.Sprintf("%s: %s's recipient %s", h.from, h.name, shortKey(h.recipient))); err != nil {
-			return nil, err
+		if h.recipient != passphraseRecipient { // asked for at the split
+			if err := refuseAgeInFIPS(fmt.Sprintf("%s: %s's recipient %s", h.from, h.name, shortKey(h.recipient))); err != nil {
+				return nil, err
+			}
+			r, err := parseRecipient(h.recipient)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", h.from, err)
+			}
+			h.rcpt = r
 		}
-		r, err := parseRecipient(h.recipient)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", h.from, err)
-		}
-		h.rcpt = r
 		if prev, ok := names[strings.ToLower(h.name)]; ok {
 			return nil, withHints(fmt.Errorf("%s: the holder name %s is also in %s", h.from, quote(h.name), prev),
 				"each holder gets a file named for them: give each a name of their own")
 		}
 		names[strings.ToLower(h.name)] = h.from
-		if prev, ok := rcpts[h.recipient]; ok {
+		if prev, ok := rcpts[h.recipient]; ok && h.recipient != passphraseRecipient {
 			return nil, withHints(fmt.Errorf("%s: the same recipient as %s", h.from, prev),
 				"one recipient per share: a person with two shares counts twice towards the threshold")
 		}

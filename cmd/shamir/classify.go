@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"filippo.io/age"
@@ -143,20 +144,22 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 	if fipsOnly() {
 		return content{kind: kindAside, why: errAgeFIPS.Error(), fips: true}, nil
 	}
-	if len(c.ids) == 0 {
-		return aside("encrypted with age, and no identity was given: give yours with -i"), nil
-	}
 	var r io.Reader = br
 	if !bytes.HasPrefix(head, []byte(ageHeader)) {
 		r = armor.NewReader(br)
 	}
-	d, err := age.Decrypt(r, c.ids...)
+	// A file encrypted with a passphrase asks for it (passphrase.go).
+	d, err := age.Decrypt(r, append(slices.Clip(c.ids), &passphrasePrompt{where})...)
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		var ie *identityError
 		switch {
 		case errors.As(err, &ie):
 			return content{}, ie
+		case errors.Is(err, errNoTerminal):
+			return aside("encrypted with a passphrase: " + errNoTerminal.Error()), nil
+		case errors.As(err, &nm) && len(c.ids) == 0:
+			return aside("encrypted with age, and no identity was given: give yours with -i"), nil
 		case errors.As(err, &nm):
 			return aside("not ours: encrypted to another holder, none of the identities given (-i) opens it"), nil
 		}

@@ -24,12 +24,21 @@ import (
 // when one can be read (a share file in the clear, a paper copy's picture
 // or text, a decrypted Vault-format share).
 
+// readManifest reads and checks the manifest at path (manifest.Read).
+func readManifest(path string) (*manifest.Manifest, error) {
+	m, err := manifest.Read(path)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	return m, nil
+}
+
 // verifyManifest checks the files the arguments name (default: the
 // manifest's folder) against the manifest at path: each gets one verdict.
 func verifyManifest(path string, args []string, quiet bool) error {
-	m, err := manifest.Read(path)
+	m, err := readManifest(path)
 	if err != nil {
-		return fileError(err)
+		return err
 	}
 	if len(args) == 0 {
 		args = []string{filepath.Dir(path)}

@@ -16,6 +16,7 @@ import (
 
 	"filippo.io/age"
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/attest"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"github.com/gf256/shamir/cmd/shamir/internal/paper"
@@ -39,6 +40,7 @@ type shareOut struct {
 	cipher  hash.Hash      // SHA-256 of the file written
 	whole   *bytes.Buffer  // the whole share, for the paper copy
 	tooLong bool
+	key     *attest.KeyWriter // the share's attestation key, for the manifest
 }
 
 // capture keeps the first bytes written to it, up to a limit.
@@ -66,7 +68,7 @@ func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, forPaper boo
 	if err != nil {
 		return nil, err
 	}
-	s := &shareOut{path: path, plain: sha256.New(), cipher: sha256.New(), whole: new(bytes.Buffer)}
+	s := &shareOut{path: path, plain: sha256.New(), cipher: sha256.New(), whole: new(bytes.Buffer), key: attest.NewKeyWriter()}
 	s.file = bufio.NewWriterSize(io.MultiWriter(&destWriter{f, path}, s.cipher), copyBufSize)
 	var dst io.Writer = s.file
 	if rcpt != nil {
@@ -79,7 +81,7 @@ func newShareOut(set *outfile.Set, path string, rcpt age.Recipient, forPaper boo
 	if forPaper {
 		limit = paper.MaxShare
 	}
-	s.w = io.MultiWriter(dst, s.plain, capture{s.whole, limit, &s.tooLong})
+	s.w = io.MultiWriter(dst, s.plain, s.key, capture{s.whole, limit, &s.tooLong})
 	return s, nil
 }
 
@@ -244,6 +246,9 @@ func splitPeople(in io.Reader, total int64, what string, o splitOptions) error {
 				EncryptedSHA256: hex.EncodeToString(s.cipher.Sum(nil)),
 				PlainSHA256:     hex.EncodeToString(s.plain.Sum(nil)),
 			})
+		}
+		if err := recordAttestKeys(m, outs, shares, o.quiet); err != nil {
+			return err
 		}
 		if err := writeWhole(set, filepath.Join(dir, manifest.FileName), m.Encode()); err != nil {
 			return err

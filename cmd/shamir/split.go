@@ -53,8 +53,21 @@ them), one recipient per share (-n may then be left out), and written as
 HOLDER.shamir.age in the folder -o (default: the current folder), with
 manifest.json beside them: the split ID, the threshold, and each holder's
 name, recipient, and the SHA-256 of the file and of the share in it, for
-"shamir verify -manifest" (docs/MANIFEST.md). A holder named nowhere is
-share-I. This works for SSMS shares and for -encode; -o is then the folder.
+"shamir verify -manifest" (docs/MANIFEST.md), and a public key derived from
+the share, with which its holder proves they still hold it ("shamir
+attest"). A holder named nowhere is share-I. This works for SSMS shares
+and for -encode; -o is then the folder.
+
+A holder given as "NAME: passphrase" (-r NAME:passphrase) keeps their share
+under a passphrase of their own instead of a key: at the split, each such
+holder types theirs on the terminal, twice, without it being shown, and
+their file is encrypted with age's passphrase encryption (scrypt, work
+factor 2^18), so that "age -d FILE" opens it with the passphrase alone;
+combine, verify and attest ask for it. Whoever has the file can guess at
+the passphrase, at about a second of a CPU core and 256 MiB of memory a
+guess: four words drawn at random from a list of 7776 (diceware) take tens
+of millions of core-years to search, a word from a dictionary a day.
+
 With -paper DIR, a paper copy of each share goes in DIR: a QR code (PNG and
 SVG) and a page to print (HTML) with the split ID, the threshold, the
 holder, the code, the share as text in checked groups of five, and the
@@ -88,8 +101,9 @@ Flags:
 	-r, -recipient [NAME:]RECIPIENT
 	                          encrypt a share to RECIPIENT with age, for
 	                          the holder NAME (repeat: one per share)
-	-R, -recipients FILE      the holders, one a line: "NAME: RECIPIENT";
-	                          blank lines and # comments are skipped
+	-R, -recipients FILE      the holders, one a line: "NAME: RECIPIENT",
+	                          or "NAME: passphrase"; blank lines and #
+	                          comments are skipped
 	-paper DIR                write a paper copy of each share in DIR
 	-f, -force                overwrite existing files
 	-q, -quiet                no progress bar or summary
@@ -193,6 +207,9 @@ func runSplit(args []string) error {
 	input := "-"
 	if len(args) == 1 {
 		input = args[0]
+	}
+	if err := askHolderPassphrases(o.holders); err != nil {
+		return err
 	}
 
 	in, total, what, err := openSecret(input, o.allowEmpty)

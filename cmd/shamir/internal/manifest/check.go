@@ -33,7 +33,7 @@ const maxRecipient = 4096
 
 // check checks every field of m.
 func (m *Manifest) check() error {
-	if m.Version != Version {
+	if m.Version != Version && m.Version != VersionV1 {
 		return &HintError{fmt.Errorf("not a manifest of this version (%s, want %s)", quote(m.Version), quote(Version)),
 			[]string{"a newer shamir may read it"}}
 	}
@@ -74,7 +74,7 @@ func (m *Manifest) check() error {
 // checkShares checks the entries of m.Shares, each and against each other.
 func (m *Manifest) checkShares() []error {
 	var errs []error
-	numbers, holders, files := map[int]bool{}, map[string]bool{}, map[string]bool{}
+	numbers, holders, files, xs := map[int]bool{}, map[string]bool{}, map[string]bool{}, map[int]bool{}
 	for i, s := range m.Shares {
 		bad := func(format string, args ...any) {
 			errs = append(errs, fmt.Errorf("share entry %d: "+format, append([]any{i + 1}, args...)...))
@@ -92,21 +92,67 @@ func (m *Manifest) checkShares() []error {
 			bad("holder %s is listed twice", quote(s.Holder))
 		}
 		holders[s.Holder] = true
-		switch {
-		case s.File == "" || s.File != filepath.Base(s.File) || strings.ContainsAny(s.File, `/\`) || s.File == "." || s.File == ".." || !printable(s.File):
-			bad("file %s: not a file name", quote(s.File))
-		case files[s.File]:
-			bad("file %s is listed twice: each holder is handed a file of their own", quote(s.File))
-		}
-		files[s.File] = true
-		if s.Recipient == "" || len(s.Recipient) > maxRecipient || !printable(s.Recipient) {
-			bad("recipient %s: not an age or SSH recipient", quote(short(s.Recipient)))
-		}
-		if !isHex(s.EncryptedSHA256, 64) || !isHex(s.PlainSHA256, 64) {
-			bad("encrypted_sha256 and plain_sha256 are 64 hex digits each")
-		}
+		m.checkFile(s, files, bad)
+		m.checkKeys(s, xs, bad)
 	}
 	return errs
+}
+
+// checkFile checks the file s was handed out as: its name, recipient and
+// hashes. A version 2 manifest made from the shares themselves (shamir
+// attest manifest) lists no file, recipient or encrypted_sha256 at all.
+func (m *Manifest) checkFile(s Share, files map[string]bool, bad func(string, ...any)) {
+	if !isHex(s.PlainSHA256, 64) {
+		bad("plain_sha256: not 64 hex digits")
+	}
+	if m.Version != VersionV1 && s.File == "" && s.Recipient == "" && s.EncryptedSHA256 == "" {
+		return
+	}
+	switch {
+	case s.File == "" || s.File != filepath.Base(s.File) || strings.ContainsAny(s.File, `/\`) || s.File == "." || s.File == ".." || !printable(s.File):
+		bad("file %s: not a file name", quote(s.File))
+	case files[s.File]:
+		bad("file %s is listed twice: each holder is handed a file of their own", quote(s.File))
+	}
+	files[s.File] = true
+	if s.Recipient == "" || len(s.Recipient) > maxRecipient || !printable(s.Recipient) {
+		bad("recipient %s: not an age or SSH recipient", quote(short(s.Recipient)))
+	}
+	if !isHex(s.EncryptedSHA256, 64) {
+		bad("encrypted_sha256: not 64 hex digits")
+	}
+}
+
+// checkKeys checks what version 2 added to an entry: the x coordinate of
+// a Vault-format share, and the attestation keys.
+func (m *Manifest) checkKeys(s Share, xs map[int]bool, bad func(string, ...any)) {
+	v1 := m.Version == VersionV1
+	switch {
+	case s.X != 0 && (v1 || m.ShareFormat == "ssms"):
+		bad("x %d: only the Vault-format shares of a %s manifest record it", s.X, Version)
+	case s.X < 0 || s.X > 255:
+		bad("x %d: an x coordinate is from 1 to 255", s.X)
+	case s.X != 0 && xs[s.X]:
+		bad("x %d is listed twice", s.X)
+	}
+	xs[s.X] = s.X != 0
+	if v1 && (s.AttestKey != "" || len(s.PreviousAttestKey) > 0) {
+		bad("attestation keys are in %s manifests, not %s ones", Version, VersionV1)
+		return
+	}
+	if s.AttestKey != "" && !isHex(s.AttestKey, 64) {
+		bad("attest_key: not 64 hex digits")
+	}
+	if len(s.PreviousAttestKey) > MaxPreviousKeys {
+		bad("previous_attest_keys: more than %d", MaxPreviousKeys)
+		return
+	}
+	for _, k := range s.PreviousAttestKey {
+		if !isHex(k, 64) {
+			bad("previous_attest_keys: %s is not 64 hex digits", quote(short(k)))
+			break
+		}
+	}
 }
 
 // isHex reports whether s is n lowercase hex digits.

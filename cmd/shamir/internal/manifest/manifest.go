@@ -17,8 +17,13 @@ import (
 	"strconv"
 )
 
-// Version names the manifest's format.
-const Version = "shamir-manifest/1"
+// Version names the manifest's format. Version 2 added the attestation
+// keys (shamir attest) and, for Vault-format shares, their x coordinates;
+// version 1 manifests are still read, and their holders cannot attest.
+const (
+	Version   = "shamir-manifest/2"
+	VersionV1 = "shamir-manifest/1"
+)
 
 // FileName is the manifest's file name, in the folder of the holders'
 // files.
@@ -43,15 +48,26 @@ type Manifest struct {
 	Shares        []Share `json:"shares"`
 }
 
-// A Share is one holder's entry.
+// A Share is one holder's entry. A manifest made from the shares
+// themselves (shamir attest manifest) has no files: its entries have no
+// recipient, file or encrypted_sha256.
 type Share struct {
-	Share           int    `json:"share"` // from 1
+	Share           int    `json:"share"`       // from 1
+	X               int    `json:"x,omitempty"` // Vault-format shares: the x coordinate
 	Holder          string `json:"holder"`
-	Recipient       string `json:"recipient"`
-	File            string `json:"file"`
-	EncryptedSHA256 string `json:"encrypted_sha256"`
+	Recipient       string `json:"recipient,omitempty"`
+	File            string `json:"file,omitempty"`
+	EncryptedSHA256 string `json:"encrypted_sha256,omitempty"`
 	PlainSHA256     string `json:"plain_sha256"`
+	// The public key of the share's attestation key (64 hex digits), and
+	// those of the holder's shares before a refresh or reshare.
+	AttestKey         string   `json:"attest_key,omitempty"`
+	PreviousAttestKey []string `json:"previous_attest_keys,omitempty"`
 }
+
+// MaxPreviousKeys bounds the previous attestation keys of an entry: one
+// per refresh the holder's share went through.
+const MaxPreviousKeys = 255
 
 // Encode returns the manifest as split writes it: indented JSON and a
 // final newline.
@@ -141,7 +157,8 @@ func (l *shareList) UnmarshalJSON(data []byte) error {
 // IsManifest reports whether head, the start of a file, starts a manifest,
 // which a folder of shares may hold beside them.
 func IsManifest(head []byte) bool {
-	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) && bytes.Contains(head, []byte(`"version": "`+Version+`"`))
+	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) &&
+		(bytes.Contains(head, []byte(`"version": "`+Version+`"`)) || bytes.Contains(head, []byte(`"version": "`+VersionV1+`"`)))
 }
 
 // quote quotes a name for a message, so that a name that holds a

@@ -34,6 +34,18 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, m) {
 		t.Fatalf("got %+v", got)
 	}
+	// A version 2 manifest made from the shares (shamir attest manifest)
+	// has no files; a version 1 manifest is still read.
+	m.Shares[0].AttestKey, m.Shares[0].PreviousAttestKey = hexOf('b', 64), []string{hexOf('c', 64)}
+	m.Shares[1].File, m.Shares[1].Recipient, m.Shares[1].EncryptedSHA256 = "", "", ""
+	if _, err := Parse(m.Encode()); err != nil {
+		t.Fatalf("version 2, attestation keys, an entry without a file: %v", err)
+	}
+	v1 := valid(3)
+	v1.Version = VersionV1
+	if _, err := Parse(v1.Encode()); err != nil || !IsManifest(v1.Encode()) {
+		t.Fatalf("version 1: %v", err)
+	}
 	if !IsManifest(m.Encode()) || IsManifest([]byte(`{"a": 1}`)) {
 		t.Fatal("IsManifest")
 	}
@@ -47,7 +59,18 @@ func TestMalformed(t *testing.T) {
 		edit func(m *Manifest)
 		want string
 	}{
-		{"version", func(m *Manifest) { m.Version = "shamir-manifest/2" }, "not a manifest of this version"},
+		{"version", func(m *Manifest) { m.Version = "shamir-manifest/3" }, "not a manifest of this version"},
+		{"attest key", func(m *Manifest) { m.Shares[0].AttestKey = "zz" }, "share entry 1: attest_key: not 64 hex digits"},
+		{"previous key", func(m *Manifest) { m.Shares[1].PreviousAttestKey = []string{hexOf('b', 63)} }, "share entry 2: previous_attest_keys"},
+		{"attest key, v1", func(m *Manifest) { m.Version, m.Shares[0].AttestKey = VersionV1, hexOf('b', 64) }, "attestation keys are in shamir-manifest/2"},
+		{"x of SSMS", func(m *Manifest) { m.Shares[0].X = 3 }, "share entry 1: x 3: only the Vault-format shares"},
+		{"x twice", func(m *Manifest) {
+			m.ShareFormat, m.SplitIDSource, m.Name, m.Shares[0].X, m.Shares[1].X = "vault-hex", "random", "", 7, 7
+		}, "share entry 2: x 7 is listed twice"},
+		{"no file, v1", func(m *Manifest) {
+			m.Version, m.Shares[0].File, m.Shares[0].Recipient, m.Shares[0].EncryptedSHA256 = VersionV1, "", "", ""
+		}, `share entry 1: file "": not a file name`},
+		{"half a file", func(m *Manifest) { m.Shares[0].File = "" }, `share entry 1: file "": not a file name`},
 		{"threshold -5", func(m *Manifest) { m.Threshold = -5 }, "threshold -5: from 2 to the 3 parts"},
 		{"threshold over parts", func(m *Manifest) { m.Threshold = 4 }, "threshold 4"},
 		{"parts 999", func(m *Manifest) { m.Parts = 999 }, "parts 999: a split has 2 to 255 shares"},

@@ -1,0 +1,5 @@
+//go:build !purego
+
+package attest
+
+const puregoBuild = false

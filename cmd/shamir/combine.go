@@ -41,7 +41,12 @@ named, by file and line, and set aside; if enough good shares remain, the
 secret is still recovered, with a warning. SSMS shares of more than one
 split (an old split beside a new one, say) recover nothing: combine lists
 the splits, with their IDs, thresholds and shares, and -split names the one
-meant; the other splits' shares are then named and set aside. SSMS shares
+meant; the other splits' shares are then named and set aside. Each
+refresh makes a new generation of a split, whose shares do not combine with
+the old ones: a share from before a refresh among refreshed ones is named,
+with the advice to destroy it, the generations listed, and -split ID/GEN
+recovers the one meant. A file that claims the split's ID but was not made
+with its key (forged, or of another split) is named and never used. SSMS shares
 altered on purpose, checksums and all, are found by error correction while
 at most (shares-threshold)/2 are. SSMS shares record their
 threshold and are authenticated. Vault-format shares record neither: from
@@ -80,8 +85,10 @@ Flags:
 	                     is stdout, even a terminal
 	-t, -threshold T     the threshold of Vault-format shares, to check them
 	                     (SSMS shares record theirs)
-` + shareFlagsHelp + `	-split ID            recover the SSMS split with this ID (its first
-	                     digits will do), when the shares are of several
+` + shareFlagsHelp + `	-split ID[/GEN]      recover the SSMS split with this ID (its first
+	                     digits will do), when the shares are of several;
+	                     /GEN names its generation (0, one more at each
+	                     refresh) when the shares hold several
 ` + identityFlagHelp + `	-encode ENCODING     write the secret as one line of base64 or hex text
 	-f, -force           overwrite FILE
 	-q, -quiet           no progress bar, notes or summary (warnings and

@@ -34,8 +34,8 @@ import (
 //	                    reads the secret, combine, verify and the lifecycle
 //	                    commands read Vault-format shares
 //	-share SHARE        a Vault-format share itself (where shares are read)
-//	-split ID           combine, verify: the SSMS split meant, by its ID or
-//	                    the first digits of it
+//	-split ID[/GEN]     combine, verify: the SSMS split meant, by its ID or
+//	                    the first digits of it, and its generation
 //	-i, -identity FILE  combine, verify: an age identity file, to decrypt
 //	                    the shares encrypted to it
 //	-r, -recipient [NAME:]RECIPIENT
@@ -265,11 +265,11 @@ func (r *readFlags) format(set *shareSet, cmd string) (ssms bool, err error) {
 			return false, err
 		}
 		if r.split != "" {
-			id, err := set.findSplit(r.split)
+			name, err := set.findSplit(r.split)
 			if err != nil {
 				return false, err
 			}
-			set.split = &id
+			set.split = &name
 		}
 	} else if r.split != "" {
 		return false, usagef("-split %s: only SSMS shares belong to splits with IDs; these are Vault-format shares", r.split)

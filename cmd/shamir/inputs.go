@@ -52,13 +52,13 @@ type problem struct {
 
 // A shareSet is what the arguments of combine or verify hold.
 type shareSet struct {
-	ssms     []*ssmsShare    // SSMS shares
-	split    *shamir.SplitID // the split -split names, if it does
-	text     []textShare     // Vault-format shares, not yet decoded
-	textFrom []string        // the inputs that gave Vault-format shares, for messages
-	notSSMS  []problem       // files named *.shamir that hold no shares
-	mixed    []mixedText     // texts that are not all shares
-	ignored  []problem       // inputs that hold no shares
+	ssms     []*ssmsShare      // SSMS shares
+	split    *shamir.SplitName // the split and generation -split names, if it does
+	text     []textShare       // Vault-format shares, not yet decoded
+	textFrom []string          // the inputs that gave Vault-format shares, for messages
+	notSSMS  []problem         // files named *.shamir that hold no shares
+	mixed    []mixedText       // texts that are not all shares
+	ignored  []problem         // inputs that hold no shares
 
 	// ageRefused counts the age files that FIPS 140-only mode kept
 	// closed.

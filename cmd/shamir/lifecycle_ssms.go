@@ -151,23 +151,30 @@ func refuseMixedSplits(set *shareSet) error {
 	if set.split != nil {
 		// -split names the split: the shares of others are set aside
 		// here, as combine does.
+		// -split names the split: the shares of others, and of other
+		// generations of it, are set aside here, as combine does.
 		kept := set.ssms[:0]
 		for _, s := range set.ssms {
-			if s.hasHdr && s.info.SplitID != *set.split {
-				sayf(os.Stderr, "set aside %s: of another split than %s", s.where, set.split)
-				continue
+			switch {
+			case s.hasHdr && s.info.SplitID != set.split.ID:
+				sayf(os.Stderr, "set aside %s: of another split than %s", s.where, set.split.ID)
+			case s.hasHdr && s.info.Generation < set.split.Generation:
+				sayf(os.Stderr, "set aside %s: %s", s.where, olderGeneration(s.info.Generation, set.split.Generation, "the one named with -split"))
+			case s.hasHdr && s.info.Generation != set.split.Generation:
+				sayf(os.Stderr, "set aside %s: of generation %d of the split, newer than the %d named", s.where, s.info.Generation, set.split.Generation)
+			default:
+				kept = append(kept, s)
 			}
-			kept = append(kept, s)
 		}
 		set.ssms = kept
 	}
-	var ids []shamir.SplitID
+	var names []shamir.SplitName
 	for _, s := range set.ssms {
-		if s.hasHdr && !slices.Contains(ids, s.info.SplitID) {
-			ids = append(ids, s.info.SplitID)
+		if n := (shamir.SplitName{ID: s.info.SplitID, Generation: s.info.Generation}); s.hasHdr && !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
-	if len(ids) < 2 {
+	if len(names) < 2 {
 		return nil
 	}
 	_, err := shamir.NewCombineReader(set.readers())

@@ -30,6 +30,10 @@ package main
 //	mkpng NAME bomb | NAME grey WIDTH HEIGHT (internal/paper/pngtest)
 //		write a PNG: bomb is 77 bytes whose header declares 65535×65535
 //		16-bit RGBA pixels; grey is a valid white grey picture
+//	forge GENUINE SECRET T OUT... (script_forge_test.go)
+//		write an outsider's shares of SECRET, any T of them, one per OUT,
+//		under the split ID and generation of the share GENUINE, with
+//		every CRC right: only the split's key tells them apart
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
 //	powercut N shamir [ARGS...] (a program on $PATH)
@@ -121,6 +125,7 @@ func TestScripts(t *testing.T) {
 			"setq":      cmdSetq,
 			"splitid":   cmdSplitID,
 			"mkpng":     cmdMkpng,
+			"forge":     cmdForge,
 		},
 	})
 }

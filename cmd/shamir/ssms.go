@@ -174,20 +174,29 @@ func combineSSMS(set *shareSet, opts outputOptions) error {
 }
 
 // setAside notes (unless quiet) the shares of other splits than the one
-// -split named, which are not bad but not the ones meant, and returns the
-// other shares found bad.
+// -split named, and of newer generations of it, which are not bad but not
+// the ones meant, and returns the other shares found bad: among them the
+// shares of older generations, from before a refresh.
 func (set *shareSet) setAside(found []shamir.BadShare, quiet bool) []shamir.BadShare {
 	if set.split == nil {
 		return found
 	}
 	var rest []shamir.BadShare
 	for _, b := range found {
-		if b.Reason != shamir.OtherSplit {
+		s := set.ssms[b.Position]
+		switch {
+		case b.Reason == shamir.OtherGeneration && s.info.Generation < set.split.Generation:
 			rest = append(rest, b)
-			continue
-		}
-		if !quiet {
-			sayf(os.Stderr, "set aside %s: of another split than %s", set.ssms[b.Position].where, set.split)
+		case b.Reason == shamir.OtherGeneration:
+			if !quiet {
+				sayf(os.Stderr, "set aside %s: of generation %d of the split, newer than the %d named", s.where, s.info.Generation, set.split.Generation)
+			}
+		case b.Reason == shamir.OtherSplit:
+			if !quiet {
+				sayf(os.Stderr, "set aside %s: of another split than %s", s.where, set.split.ID)
+			}
+		default:
+			rest = append(rest, b)
 		}
 	}
 	return rest
@@ -197,32 +206,9 @@ func (set *shareSet) setAside(found []shamir.BadShare, quiet bool) []shamir.BadS
 // shares: of the split -split named, if it did.
 func (set *shareSet) combineReader() (*shamir.CombineReader, error) {
 	if set.split != nil {
-		return shamir.NewCombineReaderSplit(set.readers(), shamir.SplitName{ID: *set.split})
+		return shamir.NewCombineReaderSplit(set.readers(), *set.split)
 	}
 	return shamir.NewCombineReader(set.readers())
-}
-
-// findSplit returns the ID of the one split among the SSMS shares whose ID
-// starts with prefix, as -split gives it: the whole ID as the command
-// prints it, or enough of its start to tell it from the others'.
-func (set *shareSet) findSplit(prefix string) (shamir.SplitID, error) {
-	p := strings.ToLower(prefix)
-	if len(p) < 4 || len(p) > 32 || strings.Trim(p, "0123456789abcdef") != "" {
-		return shamir.SplitID{}, usagef("-split %s: a split ID is 32 hexadecimal digits, or at least the first 4 of them", quote(prefix))
-	}
-	var found []shamir.SplitID
-	for _, s := range set.ssms {
-		if s.hasHdr && strings.HasPrefix(s.info.SplitID.String(), p) && !slices.Contains(found, s.info.SplitID) {
-			found = append(found, s.info.SplitID)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		return shamir.SplitID{}, withHints(fmt.Errorf("no share of split %s among the inputs", p), splitsHint(set))
-	}
-	return shamir.SplitID{}, usagef("-split %s: %d splits among the inputs have IDs that start so: give more of the ID", p, len(found))
 }
 
 // splitsHint lists the splits of the SSMS shares, as a hint.
@@ -286,6 +272,9 @@ func badSSMS(set *shareSet, found []shamir.BadShare) []problem {
 	var bad []problem
 	for _, b := range found {
 		why := reasons[b.Reason]
+		if b.Reason == shamir.OtherGeneration && set.split != nil {
+			why = olderGeneration(set.ssms[b.Position].info.Generation, set.split.Generation, "the one named with -split")
+		}
 		if why == "" {
 			why = b.Reason.String()
 		}
@@ -308,6 +297,9 @@ var reasons = map[shamir.Reason]string{
 	shamir.NotSSMS:      "not an SSMS share",
 	shamir.Unsupported:  "made by a newer version of the format, or names a cipher this version does not know",
 	shamir.Unreadable:   "could not be read",
+	shamir.Forged: "not made with the split's key: forged or of another split, under this split's ID;" +
+		" do not trust it, nor where it came from",
+	shamir.OtherGeneration: "of another generation of the split (each refresh makes a new one)",
 }
 
 // ssmsFailure reports the shares found bad and explains why the secret could
@@ -318,7 +310,9 @@ func ssmsFailure(set *shareSet, err error) error {
 		reportBad(os.Stderr, set.notSSMS)
 		return err
 	}
-	bad := append(slices.Clone(set.notSSMS), badSSMS(set, ce.Bad)...)
+	// The shares of other splits, and of newer generations, than the one
+	// -split named are set aside, as when the secret is recovered.
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, set.setAside(ce.Bad, false))...)
 	reportBad(os.Stderr, bad)
 	if errors.Is(ce, shamir.ErrMixedSplits) {
 		return mixedSplits(set, ce.Splits)
@@ -340,24 +334,6 @@ func ssmsFailure(set *shareSet, err error) error {
 		err = withHints(err, "add shares"+pick(len(bad) > 0, ", or replace the bad ones", ""))
 	}
 	return err
-}
-
-// mixedSplits explains why shares of several splits recover nothing: it
-// lists each split, with its threshold, its shares and how many of them are
-// good, and says how to name the one meant.
-func mixedSplits(set *shareSet, splits []shamir.SplitShares) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "the shares are of %d splits, and which is meant is not said:", len(splits))
-	for _, sp := range splits {
-		var names []string
-		for _, p := range sp.Positions {
-			names = append(names, set.ssms[p].where)
-		}
-		fmt.Fprintf(&b, "\nsplit %s, threshold %d: %d good of %s: %s", sp.ID, sp.Threshold, sp.Good,
-			count(len(sp.Positions), "share"), strings.Join(names, ", "))
-	}
-	return withHints(errors.New(b.String()),
-		"name the split to recover with -split ID (the first digits of its ID will do), or give the shares of one split only")
 }
 
 // reportBad prints a line for each bad share.

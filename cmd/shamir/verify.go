@@ -23,7 +23,11 @@ given, and -share.
 
 SSMS share files are checked whole: their headers, and the authentication of
 all their data. Shares of more than one split are an error that lists the
-splits, unless -split names the one to check. Vault-format shares record neither the threshold nor any
+splits, unless -split names the one to check. A share of an older
+generation of the split (from before a refresh) is named, with the newest
+generation, and the advice to destroy it; a file that claims the split's
+ID but was not made with its key is named as forged or of another split,
+not to be trusted. Vault-format shares record neither the threshold nor any
 checksum; they can only be checked against each other, which needs the
 threshold (-t, or the JSON of vault operator init) and more shares than it:
 with T+r shares, up to r bad ones are detected and up to r/2 are named.
@@ -50,8 +54,10 @@ file; a signal that was ignored when verify started stays ignored.
 Flags:
 	-t, -threshold T     the threshold of Vault-format shares (required for
 	                     them, unless their JSON gives it)
-` + shareFlagsHelp + `	-split ID            check the SSMS split with this ID (its first
-	                     digits will do), when the shares are of several
+` + shareFlagsHelp + `	-split ID[/GEN]      check the SSMS split with this ID (its first
+	                     digits will do), when the shares are of several;
+	                     /GEN names its generation (0, one more at each
+	                     refresh) when the shares hold several
 ` + identityFlagHelp + `	-manifest FILE       check the files against the manifest FILE
 	-q, -quiet           print only problems
 

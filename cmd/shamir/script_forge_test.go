@@ -1,0 +1,68 @@
+package main
+
+import (
+	be "encoding/binary"
+	"hash/crc32"
+	"os"
+	"strconv"
+
+	"github.com/gf256/shamir"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The offsets of an SSMS share (version 3, docs/FORMAT.md) that forge
+// rewrites.
+const (
+	forgeSplitID    = 13 // 16 bytes
+	forgeGeneration = 30 // 4 bytes; the end of the record CRCs' seed
+	forgeHeaderCRC  = 82 // CRC-32C of bytes 0…81
+	forgeHeaderSize = 86
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// cmdForge is the outsider's attack on a split: shares of a split of their
+// own, made with the library, under the split ID (and generation) of a
+// genuine share, every CRC recomputed, so that only the split's key, which
+// the ID commits to, tells them apart.
+//
+//	forge GENUINE SECRET T OUT...
+//
+// writes the first shares of a split of SECRET (one chunk: at most 64
+// KiB), any T of which recover it, one per OUT, the first OUT being index
+// 0; fewer than T OUTs are shares of a split of T.
+func cmdForge(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 5 {
+		ts.Fatalf("usage: forge GENUINE SECRET T OUT...")
+	}
+	genuine, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	info, err := shamir.InspectSSMS(genuine)
+	ts.Check(err)
+	secret, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if len(secret) > 64<<10 {
+		ts.Fatalf("forge: a secret of one chunk only (at most 64 KiB)")
+	}
+	t, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	outs := args[3:]
+	shares, err := shamir.SplitSSMS(secret, max(len(outs), t), t)
+	shares = shares[:len(outs)]
+	ts.Check(err)
+	for i, s := range shares {
+		copy(s[forgeSplitID:], genuine[forgeSplitID:forgeSplitID+16])
+		copy(s[forgeGeneration:], genuine[forgeGeneration:forgeGeneration+4])
+		be.BigEndian.PutUint32(s[forgeHeaderCRC:], crc32.Checksum(s[:forgeHeaderCRC], castagnoli))
+		// The one record: its CRC continues that of the header up to the
+		// generation with the chunk number (0, 8 bytes) and the record.
+		rec := s[forgeHeaderSize:]
+		crc := crc32.Update(crc32.Checksum(s[:forgeGeneration], castagnoli), castagnoli, make([]byte, 8))
+		crc = crc32.Update(crc, castagnoli, rec[:len(rec)-4])
+		be.BigEndian.PutUint32(rec[len(rec)-4:], crc)
+		if got, err := shamir.InspectSSMS(s); err != nil || got.SplitID != info.SplitID || got.Generation != info.Generation {
+			ts.Fatalf("forge: share %d does not pass for the genuine split: %v", i+1, err)
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(outs[i]), s, 0o600))
+	}
+}

@@ -33,7 +33,7 @@ const maxRecipient = 4096
 
 // check checks every field of m.
 func (m *Manifest) check() error {
-	if m.Version != Version && m.Version != VersionV1 {
+	if !knownVersion(m.Version) {
 		return &HintError{fmt.Errorf("not a manifest of this version (%s, want %s)", quote(m.Version), quote(Version)),
 			[]string{"a newer shamir may read it"}}
 	}
@@ -154,6 +154,9 @@ func (m *Manifest) checkKeys(s Share, xs map[int]bool, bad func(string, ...any))
 		}
 	}
 }
+
+// knownVersion reports whether v is a version of the manifest this reads.
+func knownVersion(v string) bool { return v == Version || v == VersionV1 }
 
 // isHex reports whether s is n lowercase hex digits.
 func isHex(s string, n int) bool {

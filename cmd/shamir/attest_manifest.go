@@ -86,6 +86,11 @@ func manifestOf(shares []heldShare, enc string, t int) (*manifest.Manifest, erro
 				return nil, withHints(fmt.Errorf("%s is a share of the split %x, %s of the split %x", shares[0].where, shares[0].splitID, s.where, s.splitID),
 					"give the shares of one split")
 			}
+			if s.gen != shares[0].gen {
+				return nil, withHints(fmt.Errorf("%s is a share of generation %d of the split, %s of generation %d: each refresh makes a new generation, whose shares do not combine with the old ones",
+					shares[0].where, shares[0].gen, s.where, s.gen),
+					"give the shares of the newest generation, and destroy the older ones")
+			}
 		}
 		sort.Slice(shares, func(i, j int) bool { return shares[i].number < shares[j].number })
 	} else {

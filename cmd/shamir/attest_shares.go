@@ -17,6 +17,7 @@ type heldShare struct {
 	ssms    bool
 	number  int      // an SSMS share's number (index+1); a Vault-format share's x coordinate
 	splitID [16]byte // SSMS shares only
+	gen     uint32   // SSMS shares only: the split's generation (one more at each refresh)
 	t       int      // SSMS shares only: the threshold in the header
 	key     *attest.Key
 	sha256  string // of the share as its holder decrypts it (the manifest's plain_sha256)
@@ -87,7 +88,7 @@ func readHeldSSMS(s *ssmsShare) (heldShare, error) {
 	if err != nil {
 		return heldShare{}, fmt.Errorf("%s: %v", s.where, err)
 	}
-	return heldShare{where: s.where, ssms: true, number: s.info.Index + 1, splitID: s.info.SplitID, t: s.info.Threshold, key: k,
+	return heldShare{where: s.where, ssms: true, number: s.info.Index + 1, splitID: s.info.SplitID, gen: s.info.Generation, t: s.info.Threshold, key: k,
 		sha256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 

@@ -224,11 +224,12 @@ func keyVars(shares []*shareIn) []keyVar {
 	return vs
 }
 
-// firstPerIndex returns the places in vs of the first value of each index.
-func firstPerIndex(vs []keyVar) []int {
+// firstPerIndex returns the places in vs of the first value of each index,
+// leaving out those set in out (nil: none). vs is by index.
+func firstPerIndex(vs []keyVar, out []bool) []int {
 	var reps []int
 	for i, v := range vs {
-		if !slices.ContainsFunc(reps, func(j int) bool { return vs[j].x == v.x }) {
+		if (out == nil || !out[i]) && (len(reps) == 0 || vs[reps[len(reps)-1]].x != v.x) {
 			reps = append(reps, i)
 		}
 	}
@@ -236,14 +237,13 @@ func firstPerIndex(vs []keyVar) []int {
 }
 
 // findKey looks for threshold t key shares among vs whose key, key, has
-// the split ID id, in three steps: the first value of the first t indexes;
-// those the error-correcting decoder does not flag; a bounded search of
-// subsets. The ID commits to the key, so any key found is the split's.
+// the split ID id. The ID commits to the key, so any key found is the
+// split's, and a polynomial whose key fails is no holder's: the values on
+// it are set aside and the rest decoded again (an outsider's whole split
+// given beside fewer genuine shares is peeled off so). In each round: the
+// first value of the first t indexes; those the error-correcting decoder
+// does not flag. Then a bounded search of subsets.
 func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
-	reps := firstPerIndex(vs)
-	if len(reps) < t {
-		return false
-	}
 	try := func(sub []int) bool {
 		xs := make([]byte, len(sub))
 		ys := make([][]byte, len(sub))
@@ -253,25 +253,27 @@ func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
 		return splitIDOf(key) == id
 	}
-	if try(reps[:t]) {
-		return true
-	}
-	if len(reps) > t {
-		xs := make([]byte, len(reps))
-		ys := make([][]byte, len(reps))
-		for i, j := range reps {
-			xs[i], ys[i] = vs[j].x, vs[j].y[:]
+	out := make([]bool, len(vs)) // set aside: on a polynomial whose key failed
+	for round := 0; round < 8; round++ {
+		reps := firstPerIndex(vs, out)
+		if len(reps) < t {
+			break
 		}
-		if bad, ok := findBad(xs, ys, t); ok && len(bad) > 0 {
-			var sub []int
-			for i, j := range reps {
-				if !slices.Contains(bad, i) && len(sub) < t {
-					sub = append(sub, j)
-				}
+		if try(reps[:t]) {
+			return true
+		}
+		sub := reps[:t]
+		if len(reps) > t {
+			if sub = unflagged(vs, reps, t); sub == nil {
+				break
 			}
-			if len(sub) == t && try(sub) {
+			if try(sub) {
 				return true
 			}
+		}
+		on := onPoly(vs, sub)
+		for i := range vs {
+			out[i] = out[i] || on[i]
 		}
 	}
 	if eachSubset(len(vs), t, func(sub []int) bool { return distinctX(vs, sub) && try(sub) }) {
@@ -279,6 +281,75 @@ func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 	}
 	clear(key[:])
 	return false
+}
+
+// unflagged returns t of the values reps (distinct x) that the
+// error-correcting decoder does not flag, or nil if it flags too many.
+func unflagged(vs []keyVar, reps []int, t int) []int {
+	xs := make([]byte, len(reps))
+	ys := make([][]byte, len(reps))
+	for i, j := range reps {
+		xs[i], ys[i] = vs[j].x, vs[j].y[:]
+	}
+	bad, ok := findBad(xs, ys, t)
+	if !ok {
+		return nil
+	}
+	var sub []int
+	for i, j := range reps {
+		if !slices.Contains(bad, i) && len(sub) < t {
+			sub = append(sub, j)
+		}
+	}
+	if len(sub) < t {
+		return nil
+	}
+	return sub
+}
+
+// onPoly reports which of vs lie on the polynomial of degree < len(sub)
+// through the values sub.
+func onPoly(vs []keyVar, sub []int) []bool {
+	px := make([]byte, len(sub))
+	py := make([][]byte, len(sub))
+	for i, j := range sub {
+		px[i], py[i] = vs[j].x, vs[j].y[:]
+	}
+	return agreeWith(vs, px, py)
+}
+
+// agreeWith reports which of vs lie on the polynomial through the points
+// (px, py), comparing in constant time.
+func agreeWith(vs []keyVar, px []byte, py [][]byte) []bool {
+	var xs []byte // the distinct x of vs
+	for _, v := range vs {
+		if !slices.Contains(xs, v.x) {
+			xs = append(xs, v.x)
+		}
+	}
+	vals := make([][]byte, len(xs))
+	buf := make([]byte, len(xs)*keySize)
+	defer clear(buf)
+	var targets []byte
+	var outs [][]byte
+	for i, x := range xs {
+		vals[i] = buf[i*keySize : (i+1)*keySize]
+		// interpolate takes no target among its points: those values are
+		// py's.
+		if j := slices.Index(px, x); j >= 0 {
+			copy(vals[i], py[j])
+		} else {
+			targets, outs = append(targets, x), append(outs, vals[i])
+		}
+	}
+	if len(targets) > 0 {
+		interpolate(outs, targets, px, py)
+	}
+	on := make([]bool, len(vs))
+	for i, v := range vs {
+		on[i] = subtle.ConstantTimeCompare(vals[slices.Index(xs, v.x)], v.y[:]) == 1
+	}
+	return on
 }
 
 // distinctX reports whether the values sub of vs have distinct x.
@@ -318,51 +389,24 @@ func eachSubset(n, k int, f func([]int) bool) bool {
 // keyPoly settles which of vs (the distinct key shares of one group of
 // shares whose tags hold) lie on the dealer's polynomial: the one of
 // degree < t through (0, key) that is unique within the bound. Any two
-// such polynomials through (0, key) agree at no more than t−2 other
-// points, so with a the number of indexes whose key share lies on P and e
-// the values off it (plus others, the shares of the split's name that
-// claim other parameters), P is the only one that as many values could
-// support when a >= t−1+e. It returns each value's verdict, or false if
-// no polynomial is unique so.
+// polynomials of degree < t agree at no more than t−1 points, so with a
+// the number of indexes whose key share lies on P and e the values off it
+// (plus others: distinct headers of the split's name that claim other
+// parameters), no other polynomial is as well supported when a >= t + e,
+// the bound the chunks are held to too. Beyond it, the values off P may be
+// a holder's as much as those on it: keyPoly reports false.
 func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) {
-	var xs []byte // the distinct x of vs
-	for _, v := range vs {
-		if !slices.Contains(xs, v.x) {
-			xs = append(xs, v.x)
-		}
-	}
-	vals := make([][]byte, len(xs))
-	buf := make([]byte, len(xs)*keySize)
-	defer clear(buf)
-	for i := range vals {
-		vals[i] = buf[i*keySize : (i+1)*keySize]
-	}
-	on := make([]bool, len(vs))
+	var on []bool
 	judge := func(sub []int) bool {
 		px := append(make([]byte, 0, t), 0)
 		py := append(make([][]byte, 0, t), key[:])
 		for _, j := range sub {
 			px, py = append(px, vs[j].x), append(py, vs[j].y[:])
 		}
-		// interpolate takes no target among its points: those values are
-		// py's.
-		var targets []byte
-		var outs [][]byte
-		for i, x := range xs {
-			if j := slices.Index(px, x); j >= 0 {
-				copy(vals[i], py[j])
-			} else {
-				targets, outs = append(targets, x), append(outs, vals[i])
-			}
-		}
-		if len(targets) > 0 {
-			interpolate(outs, targets, px, py)
-		}
+		on = agreeWith(vs, px, py)
 		a, e := 0, others
 		var seen []byte
 		for i, v := range vs {
-			val := vals[slices.Index(xs, v.x)]
-			on[i] = subtle.ConstantTimeCompare(val, v.y[:]) == 1
 			switch {
 			case !on[i]:
 				e++
@@ -371,28 +415,17 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 				a++
 			}
 		}
-		return a >= t && a >= t-1+e
+		return a >= t+e
 	}
-	reps := firstPerIndex(vs)
+	reps := firstPerIndex(vs, nil)
 	if len(reps) < t {
 		return nil, false
 	}
 	if judge(reps[:t-1]) {
 		return on, true
 	}
-	ys := make([][]byte, len(reps))
-	rx := make([]byte, len(reps))
-	for i, j := range reps {
-		rx[i], ys[i] = vs[j].x, vs[j].y[:]
-	}
-	if bad, ok := findBad(rx, ys, t); ok && len(bad) > 0 {
-		var sub []int
-		for i, j := range reps {
-			if !slices.Contains(bad, i) && len(sub) < t-1 {
-				sub = append(sub, j)
-			}
-		}
-		if len(sub) == t-1 && judge(sub) {
+	if len(reps) > t {
+		if sub := unflagged(vs, reps, t); sub != nil && judge(sub[:t-1]) {
 			return on, true
 		}
 	}

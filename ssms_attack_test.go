@@ -358,3 +358,97 @@ func TestSSMSManyCopies(t *testing.T) {
 		t.Fatalf("%d copies: %v, %d bad", n, err, len(bad))
 	}
 }
+
+// FuzzCombineSSMSAttack mixes, under one split ID, genuine shares of the
+// current generation, shares of the generation before (a refresh), an
+// outsider's own valid split, and genuine shares altered with every
+// checksum recomputed, in any order and number: never a wrong secret, an
+// untouched current share never named bad but as a copy, and within the
+// bound (counting the altered shares) the secret recovered.
+func FuzzCombineSSMSAttack(f *testing.F) {
+	secret := testSecret(90, 8)
+	const parts, threshold = 5, 2
+	old := mustSplitSSMS(f, secret, parts, threshold, 32, chaCha20Poly1305, 8)
+	headers, err := refreshHeaders(old)
+	if err != nil {
+		f.Fatal(err)
+	}
+	cur := make([][]byte, parts)
+	for i := range cur {
+		cur[i] = append(slices.Clone(headers[i]), old[i][headerSize:]...)
+	}
+	evil := outsiderSplit(f, cur[0], bytes.Repeat([]byte{0xee}, 90), parts)
+	info, err := InspectSSMS(cur[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	name := SplitName{ID: info.SplitID, Generation: 1}
+	// Each op is two bytes: the source (0 current, 1 old, 2 outsider, 3
+	// current altered) and index in the first, a byte offset or value in
+	// the second.
+	f.Add([]byte{0x00, 0, 0x01, 0, 0x02, 0})
+	f.Add([]byte{0x20, 0, 0x21, 0, 0x02, 0, 0x03, 0, 0x04, 0})
+	f.Add([]byte{0x10, 0, 0x11, 0, 0x02, 0, 0x03, 0, 0x04, 0})
+	f.Add([]byte{0x30, 100, 0x01, 0, 0x02, 0, 0x03, 0})
+	f.Add([]byte{0x30, 40, 0x31, 50, 0x02, 0, 0x03, 0, 0x04, 0, 0x00, 0})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var given [][]byte
+		var untouched []bool // a current share, unchanged
+		recordAltered := map[string]bool{}
+		for ; len(ops) >= 2 && len(given) < 24; ops = ops[2:] {
+			i := int(ops[0]&0x0f) % parts
+			switch ops[0] >> 4 & 3 {
+			case 0:
+				given, untouched = append(given, cur[i]), append(untouched, true)
+			case 1:
+				given, untouched = append(given, old[i]), append(untouched, false)
+			case 2:
+				given, untouched = append(given, evil[i]), append(untouched, false)
+			case 3:
+				s := slices.Clone(cur[i])
+				k := int(ops[1]) % len(s)
+				if k >= hdrCRC && k < headerSize {
+					k = hdrKeyShare
+				}
+				s[k] ^= 1 + ops[1]>>4
+				fixCRCs(s, cur[i])
+				given, untouched = append(given, s), append(untouched, false)
+				if k >= headerSize && !bytes.Equal(s, cur[i]) {
+					recordAltered[string(s)] = true
+				}
+			}
+		}
+		got, bad, err := CombineSSMSSplit(given, name)
+		if err == nil && !bytes.Equal(got, secret) {
+			t.Fatalf("a wrong secret (the outsider's: %v)", bytes.Equal(got[:1], []byte{0xee}))
+		}
+		all := allBad(bad, err)
+		checkReasons(t, all)
+		for _, b := range all {
+			if untouched[b.Position] && b.Reason != Duplicate {
+				t.Fatalf("an untouched current share named: %v (err %v)", b, err)
+			}
+		}
+		good := map[int]bool{}
+		for k, s := range given {
+			if untouched[k] {
+				good[int(s[hdrIndex])] = true
+			}
+		}
+		// Each distinct share with an altered record is an error (one
+		// altered in its header fails its tag and does not count): within
+		// the bound, the secret comes back.
+		if len(good) >= threshold+len(recordAltered) && err != nil {
+			t.Fatalf("%d good indexes, %d altered: %v", len(good), len(recordAltered), err)
+		}
+	})
+}
+
+// refreshHeaders returns shares' refreshed headers.
+func refreshHeaders(shares [][]byte) ([][]byte, error) {
+	hs := make([][]byte, len(shares))
+	for i, s := range shares {
+		hs[i] = s[:headerSize]
+	}
+	return RefreshSSMSHeaders(hs)
+}

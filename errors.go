@@ -24,9 +24,10 @@ var (
 	ErrNotEnoughShares = errors.New("shamir: not enough good shares to recover the secret")
 
 	// ErrInconsistentShares means that the shares disagree and that which
-	// of them are bad cannot be told: more of them are bad than the spare
-	// shares given can correct, or they were not made with the threshold
-	// given.
+	// of them are bad cannot be told: more of them disagree than the spare
+	// shares given can outvote, or they were not made with the threshold
+	// given. For SSMS shares, [CombineError.Sets] may name the shares that
+	// agree with one another and those that do not.
 	ErrInconsistentShares = errors.New("shamir: shares are inconsistent, and which are bad cannot be told")
 
 	// ErrMixedSplits means that SSMS shares of more than one split were
@@ -162,8 +163,9 @@ type SplitShares struct {
 	// read, in increasing order.
 	Positions []int
 	// Good is the number of them found good in the split's first chunk:
-	// their key shares and first records agree with the first chunk, which
-	// opened. It is 0 if the first chunk did not open. Copies of one share
+	// their headers authenticate under the split's key, and their first
+	// records agree with the first chunk, which opened. It is 0 if the key
+	// was not recovered or the first chunk did not open. Copies of one share
 	// count once.
 	Good int
 }

@@ -657,20 +657,27 @@ func recordSize(h *header, n int) int {
 }
 
 // CombineSSMS recovers a secret from shares made by [SplitSSMS] or
-// [NewSplitWriter]. The shares must all be of one split: given shares of
-// more than one, it recovers nothing and returns a [*CombineError] whose Err
-// is [ErrMixedSplits] and whose Splits describes each split;
-// [CombineSSMSSplit] recovers the split it is told.
+// [NewSplitWriter]. The shares must all be of one split and one generation
+// (a refresh makes a new one): given shares of more than one, it recovers
+// nothing and returns a [*CombineError] whose Err is [ErrMixedSplits] and
+// whose Splits describes each; [CombineSSMSSplit] recovers the one it is
+// told.
 //
 // Any threshold good shares of the split suffice; the others may be
-// damaged, truncated, duplicated or missing. Shares altered on purpose,
-// their checksums recomputed, are found by Reed–Solomon error correction:
+// damaged, truncated, duplicated or missing. Against an outsider (anyone
+// without the split's key, which the split ID commits to): shares they
+// made or whose headers they changed, however many and wherever given,
+// even a whole valid split of their own under the genuine ID, fail under
+// the split's key and are named [Forged]; they never count against the
+// bound below. Records altered with their checksums recomputed are found
+// by Reed–Solomon error correction. Against holders who know the key too:
 // with m shares of distinct indexes given, of which d are damaged (their
-// checksums fail, or they are truncated or unreadable) and e altered, the
-// secret is recovered, and the altered shares named, whenever
-// 2·e + d <= m − threshold, in time polynomial in the number of shares.
-// Beyond that bound a limited search over subsets of threshold shares may
-// still find the secret.
+// checksums fail, or they are truncated or unreadable) and e disagree,
+// the secret is recovered, and those named, whenever
+// 2·e + d <= m − threshold (docs/FORMAT.md states the bound with copies),
+// in time polynomial in the number of shares. Beyond that bound the shares
+// are refused with [ErrInconsistentShares], never chosen between: the
+// result does not depend on the order of the shares.
 //
 // If err is nil, secret is the whole secret, every byte of it
 // authenticated, and bad lists the shares found bad on the way, by
@@ -689,8 +696,10 @@ func CombineSSMS(shares [][]byte) (secret []byte, bad []BadShare, err error) {
 	return combineSSMS(shares, nil)
 }
 
-// CombineSSMSSplit is [CombineSSMS] for the split id alone: the shares of
-// other splits among shares are reported with the reason [OtherSplit].
+// CombineSSMSSplit is [CombineSSMS] for the split and generation name
+// alone: the shares of other splits among shares are reported with the
+// reason [OtherSplit], and those of other generations of the same split
+// with [OtherGeneration].
 func CombineSSMSSplit(shares [][]byte, name SplitName) (secret []byte, bad []BadShare, err error) {
 	return combineSSMS(shares, &name)
 }

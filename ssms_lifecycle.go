@@ -404,8 +404,8 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // coordinates (index+1) of a uniformly random polynomial of degree below
 // the threshold with constant term 0, drawn for this call from the
 // generator SplitSSMS uses: any threshold new shares recover the secret, and
-// old and new key shares do not mix (a mixture interpolates a wrong key,
-// and no chunk opens). The key is computed, to check each header's tag and
+// old and new key shares do not mix (they are of two generations, and a
+// mixture would interpolate a wrong key). The key is computed, to check each header's tag and
 // to tag the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
 // [Refresh], this protects against shares that leak one at a time, only as
 // well as the old shares are destroyed; and the ciphertext is unchanged, so
@@ -417,20 +417,18 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // retires a lost share). Nothing can check that all were given: the header
 // does not say how many shares a split has.
 //
-// Consistency first. RefreshSSMSHeaders refuses, with a [*CombineError] whose
-// Bad names them and nothing refreshed, headers that are damaged or not
-// SSMS, the same index twice, and shares of one split whose parameters
-// differ (Err wrapping a refusal of bad shares); shares of more than one
-// split ([ErrMixedSplits]); fewer shares than the threshold
-// ([ErrNotEnoughShares]). Given more than threshold shares, it checks the key
-// shares against each other as [Verify] checks plain parts, and refuses key
-// shares that disagree ([ErrInconsistentShares], with the bad ones named when
-// they can be located): with m shares and threshold t, any change to at most
-// m−t key shares is detected. Then every header's tag is checked under the
-// key the key shares give: a key share (or index) altered by anyone without
-// the key fails its tag, or makes the key wrong and every tag fail, even
-// with exactly threshold shares. What it cannot check: the records, which are
-// not read. [RefreshSSMS] also opens the first chunk.
+// Consistency first. The headers are read as [CombineSSMS] reads them: the
+// key recovered and checked against the split ID, every header's tag
+// checked under it, the key shares held to one polynomial within the
+// bound. RefreshSSMSHeaders refuses, with a [*CombineError] whose Bad names
+// them and nothing refreshed, headers that are damaged or not SSMS, the
+// same index twice, and headers that are [Forged] or [Inconsistent] (Err
+// [ErrInconsistentShares], or wrapping a refusal of bad shares); shares of
+// more than one split or generation ([ErrMixedSplits]); fewer shares than
+// the threshold ([ErrNotEnoughShares]). The new headers are of the next
+// generation: old and new shares are grouped apart and never combine.
+// What it cannot check: the records, which are not read; [RefreshSSMS]
+// reads them all.
 func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 	ins := make([]*shareIn, len(headers))
 	for i, s := range headers {

@@ -3,7 +3,6 @@ package shamir
 import (
 	"bytes"
 	"crypto/cipher"
-	"crypto/hmac"
 	"hash/maphash"
 	"slices"
 )
@@ -11,7 +10,7 @@ import (
 // This file recovers one chunk of an SSMS split from the records the shares
 // hold for it, and tells which records disagree with it.
 //
-// The key is known before any chunk is read (ssms_split.go): it was checked
+// The key is known before any chunk is read (ssms_open.go): it was checked
 // against the split ID, so a chunk that opens under it was sealed by a
 // holder of the key. The records of a chunk that pass their checksums are
 // a Reed–Solomon codeword in which some symbols may be wrong (a share
@@ -487,10 +486,15 @@ func (d *decoder) subsets(l recordLen, f func([]int) bool) bool {
 	return false
 }
 
-// tagHolds reports whether the tag of the header h holds under tk.
-func tagHolds(h *header, tk *[32]byte) bool {
-	tag := headerTag(h.signed[:], tk)
-	return hmac.Equal(tag[:], h.tag[:])
+// dataFragments returns the data fragments of the chunk last decoded, of n
+// plaintext bytes, in d.ct: after open accepted a chunk, that chunk's.
+func (d *decoder) dataFragments(n int) [][]byte {
+	f := fragSize(n, d.t, d.h.overhead)
+	data := make([][]byte, d.t)
+	for j := range data {
+		data[j] = d.ct[j*f : (j+1)*f]
+	}
+	return data
 }
 
 // decode rebuilds the sealed chunk of n plaintext bytes from the variants

@@ -318,6 +318,20 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
 	for _, d := range decs {
 		d.release()
 	}
+	secret, taken := c.take(secret[:base], results, live)
+	// Plaintext of chunks decoded but not taken is not the secret's yet.
+	clear(secret[len(secret):cap(secret)])
+	return secret, taken
+}
+
+// take takes the chunks of results, decoded in parallel with the shares
+// live into their places after secret, in order as a sequential run would:
+// while they opened, up to and including the first that found a share bad
+// or was the last. It returns the secret extended and how many it took.
+func (c *combiner) take(secret []byte, results []chunkResult, live []*shareIn) ([]byte, int) {
+	h, size := c.h, c.h.chunkSize
+	full := recordSize(h, size)
+	base := len(secret)
 	taken := 0
 	for j, r := range results {
 		if !r.ok {
@@ -343,8 +357,6 @@ func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
 			break
 		}
 	}
-	// Plaintext of chunks decoded but not taken is not the secret's yet.
-	clear(secret[len(secret):cap(secret)])
 	return secret, taken
 }
 
@@ -523,41 +535,11 @@ func (c *combiner) unlock(shares []*shareIn) error {
 	defer clear(key[:])
 	defer clear(tk[:])
 	groups := groupByParams(shares)
-	found := false
-	var refused error
-	for _, g := range groups {
-		h := g[0].hdr
-		if err := checkApproved(h.aead); err != nil {
-			refused = cmp.Or(refused, err)
-			continue
-		}
-		if findKey(keyVars(byIndex(g)), h.threshold, h.id, &key) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		c.setGroup(groups[0])
-		if refused != nil && checkApproved(c.h.aead) != nil {
-			return c.fail(refused)
-		}
-		return c.fail(c.why())
+	if err := c.groupKey(groups, &key); err != nil {
+		return err
 	}
 	tk = tagKey(&key)
-	var valid []*shareIn
-	for _, g := range groups {
-		for _, v := range keyVars(byIndex(g)) {
-			ok := tagHolds(v.shares[0].hdr, &tk)
-			for _, s := range v.shares {
-				if ok {
-					valid = append(valid, s)
-				} else {
-					s.why = Forged
-				}
-			}
-		}
-	}
-	main, others, err := c.mainGroup(valid)
+	main, others, err := c.mainGroup(authenticated(groups, &tk))
 	if err != nil {
 		return err
 	}
@@ -586,6 +568,48 @@ func (c *combiner) unlock(shares []*shareIn) error {
 	c.drop()
 	c.dec = newDecoder(c.h, &key, &tk)
 	return nil
+}
+
+// groupKey sets key to the split's key, found from the key shares of one
+// of groups (the shares of one split name, by parameters), the largest
+// first: the ID commits to the key, so whichever group gives it, it is the
+// same. Groups whose AEAD FIPS 140-only mode refuses are skipped.
+func (c *combiner) groupKey(groups [][]*shareIn, key *[keySize]byte) error {
+	var refused error
+	for _, g := range groups {
+		h := g[0].hdr
+		if err := checkApproved(h.aead); err != nil {
+			refused = cmp.Or(refused, err)
+			continue
+		}
+		if findKey(keyVars(byIndex(g)), h.threshold, h.id, key) {
+			return nil
+		}
+	}
+	c.setGroup(groups[0])
+	if refused != nil && checkApproved(c.h.aead) != nil {
+		return c.fail(refused)
+	}
+	return c.fail(c.why())
+}
+
+// authenticated returns the shares of groups whose headers' tags hold
+// under tk, and marks the others Forged: made without the split's key.
+func authenticated(groups [][]*shareIn, tk *[32]byte) []*shareIn {
+	var valid []*shareIn
+	for _, g := range groups {
+		for _, v := range keyVars(byIndex(g)) {
+			ok := tagHolds(v.shares[0].hdr, tk)
+			for _, s := range v.shares {
+				if ok {
+					valid = append(valid, s)
+				} else {
+					s.why = Forged
+				}
+			}
+		}
+	}
+	return valid
 }
 
 // mainGroup returns, of the shares whose tags hold, the one group of

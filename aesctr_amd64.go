@@ -4,8 +4,6 @@ package shamir
 
 import (
 	"encoding/binary"
-
-	"golang.org/x/sys/cpu"
 )
 
 // AES-256-CTR in assembly for amd64 with VAES: the keystream is written
@@ -19,12 +17,6 @@ import (
 // unlike its portable code), and into memory the package owns, so that the
 // keystream can erase the round keys when it ends (wipe), which crypto/aes
 // offers no way to do.
-
-// hasVAES reports VAES (CPUID leaf 7, ECX bit 9) with AES-NI and AVX2, which
-// the loop needs for its VEX-encoded 256-bit AES rounds, broadcasts and
-// shuffles. golang.org/x/sys/cpu reports VAES only when AVX-512 is usable;
-// its HasAVX2 includes the operating system's support of the YMM state.
-var hasVAES = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpuidLeaf7ECX(9)
 
 // useAESCTRAsm tells newAESCTR to use aesCTR rather than crypto/cipher:
 // where the CPU reports VAES and its 256-bit AES rounds work lane by lane.

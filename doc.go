@@ -21,12 +21,17 @@
 // streams): the secret is encrypted with an AEAD under a random key, the
 // ciphertext is dispersed with a Reed–Solomon code, and only the key is
 // Shamir-shared, so each share is about len(secret)/threshold bytes.
-// Damaged, truncated and duplicated shares are detected and named; shares
-// altered on purpose, checksums and all, are found by Reed–Solomon error
-// correction and named. Shares of more than one split are never combined:
-// the error lists the splits, and [CombineSSMSSplit] and
-// [NewCombineReaderSplit] recover the one the caller names by its
-// [SplitID].
+// Damaged, truncated and duplicated shares are detected and named. The
+// split ID commits to the key, so shares made by anyone without it (an
+// outsider's own split under the genuine ID, a header changed) are named
+// [Forged] and never recovered; records altered on purpose, checksums and
+// all, are found by Reed–Solomon error correction and named within the
+// bound, and beyond it the shares are refused, never chosen between.
+// Shares of more than one split, or of two generations of one (a refresh
+// makes a new one), are never combined: the error lists them, and
+// [CombineSSMSSplit] and [NewCombineReaderSplit] recover the one the
+// caller names ([SplitName]). docs/SECURITY.md states, adversary by
+// adversary, what holds.
 //
 // # Results
 //
@@ -59,11 +64,13 @@
 //
 // SSMS splits have the same four, by share index instead of x coordinate:
 // [RecreateSSMS], [ExtendSSMS], [RefreshSSMSHeaders] (which rewrites the
-// 86-byte headers only, whatever the size of the shares; [RefreshSSMS]
-// checks them against the key first) and [ReshareSSMS], which draws a new
-// key; the forms ending in To stream. Recreating authenticates every chunk
-// as [CombineSSMS] does, so it computes the key and, a chunk at a time in
-// scratch memory it clears, the secret; refreshing headers computes neither.
+// 86-byte headers only, whatever the size of the shares, as the split's
+// next generation; [RefreshSSMS] checks every chunk first) and
+// [ReshareSSMS], which draws a new key; the forms ending in To stream.
+// Recreating authenticates every chunk as [CombineSSMS] does, so it
+// computes the key and, a chunk at a time in scratch memory it clears, the
+// secret; refreshing headers computes the key, to check it against the
+// split ID and tag the new headers, and no chunk.
 //
 // # Security
 //

@@ -24,9 +24,10 @@ var (
 	ErrNotEnoughShares = errors.New("shamir: not enough good shares to recover the secret")
 
 	// ErrInconsistentShares means that the shares disagree and that which
-	// of them are bad cannot be told: more of them are bad than the spare
-	// shares given can correct, or they were not made with the threshold
-	// given.
+	// of them are bad cannot be told: more of them disagree than the spare
+	// shares given can outvote, or they were not made with the threshold
+	// given. For SSMS shares, [CombineError.Sets] may name the shares that
+	// agree with one another and those that do not.
 	ErrInconsistentShares = errors.New("shamir: shares are inconsistent, and which are bad cannot be told")
 
 	// ErrMixedSplits means that SSMS shares of more than one split were
@@ -136,12 +137,13 @@ type CombineError struct {
 	// were given, when Err is [ErrMixedSplits], in the order of their first
 	// share; it is nil otherwise.
 	Splits []SplitShares
-	// Sets, when Err is [ErrInconsistentShares] because the shares form
-	// more than one consistent set, lists the positions of the shares of
-	// two of them: each set, at least threshold shares, recovers a
-	// different secret or key, and the shares cannot tell which is the
-	// dealer's (shares beyond the error-correction bound, made by holders
-	// who know the key). It is nil otherwise.
+	// Sets, when Err is [ErrInconsistentShares] because the shares
+	// disagree beyond the error-correction bound, holds two lists of
+	// positions: Sets[0], threshold or more shares that agree with one
+	// another and recover the secret (or the key), and Sets[1], the shares
+	// whose headers authenticate under the split's key but disagree with
+	// them. The shares cannot tell which set is the dealer's: holders who
+	// know the key could have made either. It is nil otherwise.
 	Sets [][]int
 }
 
@@ -161,8 +163,9 @@ type SplitShares struct {
 	// read, in increasing order.
 	Positions []int
 	// Good is the number of them found good in the split's first chunk:
-	// their key shares and first records agree with the first chunk, which
-	// opened. It is 0 if the first chunk did not open. Copies of one share
+	// their headers authenticate under the split's key, and their first
+	// records agree with the first chunk, which opened. It is 0 if the key
+	// was not recovered or the first chunk did not open. Copies of one share
 	// count once.
 	Good int
 }
@@ -237,13 +240,10 @@ func (e *CombineError) Error() string {
 		fmt.Fprintf(&b, "split %v (threshold %d%s): %d good of %s %s", SplitName{sp.ID, sp.Generation}, sp.Threshold,
 			newest, sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
 	}
-	for i, set := range e.Sets {
-		if i == 0 {
-			b.WriteString(": the shares form more than one consistent set: ")
-		} else {
-			b.WriteString(" and ")
-		}
-		b.WriteString(positionList(set))
+	if len(e.Sets) == 2 {
+		fmt.Fprintf(&b, ": %s %s agree but %s %s disagree, more than the shares given can outvote",
+			plural(len(e.Sets[0]), "share", "shares"), positionList(e.Sets[0]),
+			plural(len(e.Sets[1]), "share", "shares"), positionList(e.Sets[1]))
 	}
 	switch {
 	case e.Needed == 0 || e.Splits != nil:

@@ -179,7 +179,7 @@ func TestAEAD3Layout(t *testing.T) {
 // more than threshold, is found and named.
 func TestAEAD3Tampering(t *testing.T) {
 	secret := testSecret(150, 32) // chunks of 64, 64 and 22 bytes
-	shares := mustSplitSSMS(t, secret, 3, 2, 64, aesGCMRandom, 32)
+	shares := mustSplitSSMS(t, secret, 4, 2, 64, aesGCMRandom, 32)
 	tamper := func(f func(recs [][]byte) [][]byte) [][]byte {
 		out := make([][]byte, len(shares))
 		for i, s := range shares {

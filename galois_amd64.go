@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sync"
-
-	"golang.org/x/sys/cpu"
 )
 
 // The amd64 kernels. All three hold up to maxOut output accumulators in vector
@@ -57,24 +55,6 @@ var avx2Kernel = &kernel{
 	width:     32,
 }
 
-// hasGFNI reports the GFNI instructions in their legacy and VEX encodings,
-// which golang.org/x/sys/cpu does not report on its own (its HasAVX512GFNI is
-// the same CPUID bit, but only set when AVX-512 is usable). VEX encodings of
-// 256-bit GFNI need AVX, and the kernel needs AVX2 besides.
-var hasGFNI = cpu.X86.HasAVX2 && cpuidLeaf7ECX(8)
-
-// cpuidLeaf7ECX reports the given bit of ECX in CPUID leaf 7, subleaf 0,
-// where the VEX-encoded GFNI (bit 8) and VAES (bit 9) are, which
-// golang.org/x/sys/cpu only reports for AVX-512.
-func cpuidLeaf7ECX(bit uint) bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx, _ := cpuid(7, 0)
-	return ecx>>bit&1 != 0
-}
-
 // archExpandAll and archMulRows are expandAll and kernel.mulRows for the
 // assembly kernels.
 func archExpandAll(k *kernel, tab []byte, coef []byte) {
@@ -118,13 +98,13 @@ func archMulRows(k *kernel, tab []byte, ins, outs [][]byte, off, n int, xor bool
 // archKernels returns the assembly kernels this CPU can run, best first.
 func archKernels() []*kernel {
 	var ks []*kernel
-	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512GFNI && cpu.X86.HasBMI2 {
+	if hasGFNI512 {
 		ks = append(ks, gfni512Kernel)
 	}
 	if hasGFNI {
 		ks = append(ks, gfni256Kernel)
 	}
-	if cpu.X86.HasAVX2 {
+	if hasAVX2 {
 		ks = append(ks, avx2Kernel)
 	}
 	return ks
@@ -216,6 +196,3 @@ func mulGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 
 //go:noescape
 func mulAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool)
-
-// cpuid executes the CPUID instruction with the given EAX and ECX inputs.
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)

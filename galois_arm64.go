@@ -2,8 +2,6 @@
 
 package shamir
 
-import "golang.org/x/sys/cpu"
-
 // archExpandAll and archMulRows are expandAll and kernel.mulRows for the
 // assembly kernel.
 func archExpandAll(k *kernel, tab []byte, coef []byte) {
@@ -24,7 +22,7 @@ func archMulRows(k *kernel, tab []byte, ins, outs [][]byte, off, n int, xor bool
 func archKernels() []*kernel {
 	// Advanced SIMD is part of the arm64 base architecture, so this only
 	// fails on an odd emulator or kernel; then the portable kernel is used.
-	if cpu.ARM64.HasASIMD {
+	if hasASIMD {
 		return []*kernel{neonKernel}
 	}
 	return nil

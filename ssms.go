@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"golang.org/x/crypto/chacha20poly1305"
-	"golang.org/x/sys/cpu"
 )
 
 // Secret Sharing Made Short (Krawczyk, CRYPTO '93): the secret is encrypted
@@ -86,14 +85,6 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// hasAESHardware tells whether AES-GCM runs in hardware (AES rounds and
-// carry-less multiplication) here; otherwise ChaCha20-Poly1305 is faster and
-// free of the timing leaks of table-based AES.
-var hasAESHardware = !purego && (cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ ||
-	cpu.ARM64.HasAES && cpu.ARM64.HasPMULL ||
-	cpu.S390X.HasAES && cpu.S390X.HasAESGCM ||
-	cpu.PPC64.IsPOWER8)
 
 // defaultAEAD is the AEAD the writers seal with: AEAD 3 in FIPS 140-3 mode,
 // whatever the CPU.
@@ -485,17 +476,30 @@ func (e *encoder) seal(s *sealer, count uint64, p []byte, last bool, recs [][]by
 		s.parity[r] = recs[t+r][4 : 4+f]
 	}
 	e.code.encode(s.data, s.parity, 0, f)
-	length := uint32(len(p))
+	for i, rec := range recs {
+		frag := rec[4 : 4+f] // a parity fragment, encoded in place
+		if i < t {
+			frag = s.data[i]
+		}
+		putRecord(rec, len(p), last, frag, e.seeds[i], &s.num)
+	}
+}
+
+// putRecord writes into rec, recordOverhead+len(frag) bytes, the record of
+// a chunk of n plaintext bytes, the last if last is set, whose fragment is
+// frag (which may be rec's own fragment bytes), and its CRC, which
+// continues seed (recordSeed) with the chunk number num. It is the one
+// record writer: SplitSSMS, the split writer, and the lifecycle functions
+// that make new shares all write records through it.
+func putRecord(rec []byte, n int, last bool, frag []byte, seed uint32, num *chunkNum) {
+	length := uint32(n)
 	if last {
 		length |= lastFlag
 	}
-	for i, rec := range recs {
-		binary.BigEndian.PutUint32(rec, length)
-		if i < t {
-			copy(rec[4:4+f], s.data[i])
-		}
-		binary.BigEndian.PutUint32(rec[4+f:], recordCRC(e.seeds[i], &s.num, rec[:4+f]))
-	}
+	f := len(frag)
+	binary.BigEndian.PutUint32(rec, length)
+	copy(rec[4:4+f], frag)
+	binary.BigEndian.PutUint32(rec[4+f:], recordCRC(seed, num, rec[:4+f]))
 }
 
 // recordSeed is where the record CRCs of the share with header h start:
@@ -654,58 +658,4 @@ func recordLength(h *header, count uint64, rec []byte) (n int, last bool, why Re
 // recordSize is the length of a record whose first word is valid.
 func recordSize(h *header, n int) int {
 	return recordOverhead + fragSize(n, h.threshold, h.overhead)
-}
-
-// CombineSSMS recovers a secret from shares made by [SplitSSMS] or
-// [NewSplitWriter]. The shares must all be of one split: given shares of
-// more than one, it recovers nothing and returns a [*CombineError] whose Err
-// is [ErrMixedSplits] and whose Splits describes each split;
-// [CombineSSMSSplit] recovers the split it is told.
-//
-// Any threshold good shares of the split suffice; the others may be
-// damaged, truncated, duplicated or missing. Shares altered on purpose,
-// their checksums recomputed, are found by Reed–Solomon error correction:
-// with m shares of distinct indexes given, of which d are damaged (their
-// checksums fail, or they are truncated or unreadable) and e altered, the
-// secret is recovered, and the altered shares named, whenever
-// 2·e + d <= m − threshold, in time polynomial in the number of shares.
-// Beyond that bound a limited search over subsets of threshold shares may
-// still find the secret.
-//
-// If err is nil, secret is the whole secret, every byte of it
-// authenticated, and bad lists the shares found bad on the way, by
-// increasing position (nil if none): the secret is good, and those shares
-// should be replaced. The shares not needed to recover the secret are
-// checked against it, so a share not in bad is good.
-//
-// Otherwise secret and bad are nil, and err is a [*CombineError] that says
-// why ([ErrNotEnoughShares], [ErrInconsistentShares], [ErrMixedSplits]),
-// lists the shares found bad, and counts the good ones. A wrong secret is
-// never returned: every chunk is authenticated.
-//
-// CombineSSMS decodes the chunks of a long secret on up to GOMAXPROCS
-// goroutines; the result does not depend on how many.
-func CombineSSMS(shares [][]byte) (secret []byte, bad []BadShare, err error) {
-	return combineSSMS(shares, nil)
-}
-
-// CombineSSMSSplit is [CombineSSMS] for the split id alone: the shares of
-// other splits among shares are reported with the reason [OtherSplit].
-func CombineSSMSSplit(shares [][]byte, name SplitName) (secret []byte, bad []BadShare, err error) {
-	return combineSSMS(shares, &name)
-}
-
-func combineSSMS(shares [][]byte, want *SplitName) (secret []byte, bad []BadShare, err error) {
-	c, err := openSplit(memIns(shares), want)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer c.release()
-	_, size := c.held()
-	secret, err = c.rest(make([]byte, 0, size))
-	if err != nil {
-		clear(secret[:cap(secret)])
-		return nil, nil, err
-	}
-	return secret, c.badShares(), nil
 }

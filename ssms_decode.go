@@ -3,7 +3,6 @@ package shamir
 import (
 	"bytes"
 	"crypto/cipher"
-	"crypto/hmac"
 	"hash/maphash"
 	"slices"
 )
@@ -11,7 +10,7 @@ import (
 // This file recovers one chunk of an SSMS split from the records the shares
 // hold for it, and tells which records disagree with it.
 //
-// The key is known before any chunk is read (ssms_split.go): it was checked
+// The key is known before any chunk is read (ssms_open.go): it was checked
 // against the split ID, so a chunk that opens under it was sealed by a
 // holder of the key. The records of a chunk that pass their checksums are
 // a Reed–Solomon codeword in which some symbols may be wrong (a share
@@ -36,12 +35,13 @@ import (
 //     threshold values it did not flag, and open.
 //  3. Try subsets of threshold values, a bounded number of them.
 //
-// Beyond the bound, a codeword that opens is accepted only when a search of
-// every subset of threshold values finds no other that opens: then no
-// other group of threshold shares recovers anything. If another opens, the
-// shares form two consistent sets, and the decoder refuses rather than
-// choose; if the subsets are too many to search, it refuses too. The
-// result never depends on the order of the shares.
+// Beyond the bound, a codeword that opens is never accepted: the shares
+// that disagree with it were made, as far as anything can tell, by holders
+// of the key as much as those that agree (their headers authenticate), so
+// the decoder refuses rather than choose, naming the two sets. An altered
+// record is refused so too, even when an outsider altered it: the format
+// cannot tell that from a holder's other plaintext. What is accepted is
+// unique, so the result never depends on the order of the shares.
 //
 // The fragments and key shares meet the error-correcting decoder as a
 // generalized Reed–Solomon code. The dispersal's generator has the identity
@@ -85,7 +85,7 @@ type chunkIn struct {
 	// why[k] is 0 while shares[k] may be good, and why it is bad
 	// otherwise: set by reading its record, then by open.
 	why []Reason
-	// sets, when open refused two consistent sets of shares, holds the
+	// sets, when open refused a codeword beyond the bound, holds the
 	// shares (places in shares) of each.
 	sets [][]int
 }
@@ -114,9 +114,9 @@ type variant struct {
 type openResult int
 
 const (
-	notOpened openResult = iota // no codeword opened, or one beyond the bound could not be told unique
+	notOpened openResult = iota // no codeword opened
 	opened
-	ambiguous // two codewords opened: ci.sets holds their shares
+	ambiguous // a codeword opened beyond the bound: ci.sets holds the shares that agree with it and those that do not
 )
 
 // A decoder recovers the chunks of one split under its key. It is not safe
@@ -227,7 +227,7 @@ type recordLen struct {
 // otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
 func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
 	d.variants(ci)
-	var found [][]bool // the agreement of each codeword that opened beyond the bound
+	var found []bool // the agreement of a codeword that opened beyond the bound
 	for _, l := range d.recordLengths() {
 		if l.indexes < d.t {
 			continue
@@ -237,22 +237,24 @@ func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res open
 			return out, l.last, opened
 		}
 	}
-	// Nothing within the bound: settle what opened beyond it.
-	complete := d.exhaust(ci, &found)
-	switch {
-	case len(found) >= 2:
-		ci.sets = [][]int{d.sharesOf(ci, found[0]), d.sharesOf(ci, found[1])}
-		return dst, false, ambiguous
-	case len(found) == 1 && complete:
-		// No other subset of threshold values opens.
-		l, sub := d.support(found[0])
-		if out, ok := d.opensInto(ci, sub, l, dst); ok {
-			d.agreement(l)
-			d.blame(ci)
-			return out, l.last, opened
+	if found == nil {
+		return dst, false, notOpened
+	}
+	// Beyond the bound, a codeword opened: the shares that disagree with
+	// it may be a holder's as much as those that agree. Refuse, naming
+	// both.
+	var agree, disagree []int
+	for k, v := range d.of {
+		switch {
+		case v < 0:
+		case found[v]:
+			agree = append(agree, k)
+		default:
+			disagree = append(disagree, k)
 		}
 	}
-	return dst, false, notOpened
+	ci.sets = [][]int{agree, disagree}
+	return dst, false, ambiguous
 }
 
 // blame marks Inconsistent the shares whose variants disagree with the
@@ -359,7 +361,7 @@ func (d *decoder) hasLength(i, index int, rec record) bool {
 // unique within the bound, in the three steps at the top of the file, and
 // appends its plaintext to dst. A codeword that opens but is beyond the
 // bound is added to found, for open to settle.
-func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[][]bool) ([]byte, bool) {
+func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[]bool) ([]byte, bool) {
 	// reps: the first variant of length l at each index.
 	reps := d.reps[:0]
 	for i, v := range d.vars {
@@ -390,8 +392,8 @@ func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[][]bool) ([
 // judge decodes the codeword of the variants sub (threshold of them, one
 // length, distinct indexes), opens it, appending the plaintext to dst, and
 // reports whether it is unique within the bound; if it is not, it returns
-// dst as it was, and adds the codeword, if it opened, to found.
-func (d *decoder) judge(ci *chunkIn, sub []int, l recordLen, dst []byte, found *[][]bool) ([]byte, bool) {
+// dst as it was, and keeps the first codeword that opened in found.
+func (d *decoder) judge(ci *chunkIn, sub []int, l recordLen, dst []byte, found *[]bool) ([]byte, bool) {
 	out, ok := d.opensInto(ci, sub, l, dst)
 	if !ok {
 		return dst, false
@@ -410,9 +412,11 @@ func (d *decoder) judge(ci *chunkIn, sub []int, l recordLen, dst []byte, found *
 		return out, true
 	}
 	clear(out[len(dst):])
-	agree := agreementOf(d.vars)
-	if !slices.ContainsFunc(*found, func(f []bool) bool { return slices.Equal(f, agree) }) {
-		*found = append(*found, agree)
+	if *found == nil {
+		*found = make([]bool, len(d.vars))
+		for i, v := range d.vars {
+			(*found)[i] = v.agree
+		}
 	}
 	return dst, false
 }
@@ -441,65 +445,6 @@ func (d *decoder) opensInto(ci *chunkIn, sub []int, l recordLen, dst []byte) ([]
 		return dst, false
 	}
 	return out, true
-}
-
-// support returns the record length and threshold variants of a codeword
-// whose agreement is agree.
-func (d *decoder) support(agree []bool) (recordLen, []int) {
-	var sub []int
-	var l recordLen
-	for i, v := range d.vars {
-		if agree[i] && len(sub) < d.t && (len(sub) == 0 || d.vars[sub[len(sub)-1]].index != v.index) {
-			sub = append(sub, i)
-			l = recordLen{n: v.rec.n, last: v.rec.last}
-		}
-	}
-	return l, sub
-}
-
-// sharesOf returns the places in ci of the shares whose variants agree.
-func (d *decoder) sharesOf(ci *chunkIn, agree []bool) []int {
-	var ks []int
-	for k, v := range d.of {
-		if v >= 0 && agree[v] {
-			ks = append(ks, k)
-		}
-	}
-	return ks
-}
-
-// exhaust tries every subset of threshold values, of one length and
-// distinct indexes, that is not all in the support of a codeword already
-// found, adding the codewords that open to found. It reports whether the
-// search was complete: false if the subsets were too many.
-func (d *decoder) exhaust(ci *chunkIn, found *[][]bool) bool {
-	tries := 0
-	for _, l := range d.recordLengths() {
-		if l.indexes < d.t {
-			continue
-		}
-		complete := d.subsets(l, func(s []int) bool {
-			for _, f := range *found {
-				if !slices.ContainsFunc(s, func(i int) bool { return !f[i] }) {
-					return false // f's codeword
-				}
-			}
-			if tries++; tries > maxTries(d.t) {
-				return true
-			}
-			if out, ok := d.judge(ci, s, l, nil, found); ok {
-				// Unique within the bound after all: unreachable, as
-				// find tried it; count it as found.
-				clear(out)
-				*found = append(*found, agreementOf(d.vars))
-			}
-			return false
-		})
-		if !complete || tries > maxTries(d.t) {
-			return false
-		}
-	}
-	return true
 }
 
 // subsets calls f with subsets of threshold variants of length l and
@@ -541,10 +486,15 @@ func (d *decoder) subsets(l recordLen, f func([]int) bool) bool {
 	return false
 }
 
-// tagHolds reports whether the tag of the header h holds under tk.
-func tagHolds(h *header, tk *[32]byte) bool {
-	tag := headerTag(h.signed[:], tk)
-	return hmac.Equal(tag[:], h.tag[:])
+// dataFragments returns the data fragments of the chunk last decoded, of n
+// plaintext bytes, in d.ct: after open accepted a chunk, that chunk's.
+func (d *decoder) dataFragments(n int) [][]byte {
+	f := fragSize(n, d.t, d.h.overhead)
+	data := make([][]byte, d.t)
+	for j := range data {
+		data[j] = d.ct[j*f : (j+1)*f]
+	}
+	return data
 }
 
 // decode rebuilds the sealed chunk of n plaintext bytes from the variants
@@ -681,13 +631,4 @@ func (d *decoder) agreement(l recordLen) {
 		}
 		d.vars[i].agree = bytes.Equal(d.vars[i].rec.frag, outs[r])
 	}
-}
-
-// agreementOf returns the agree flags of vars.
-func agreementOf(vars []variant) []bool {
-	agree := make([]bool, len(vars))
-	for i, v := range vars {
-		agree[i] = v.agree
-	}
-	return agree
 }

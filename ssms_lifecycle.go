@@ -1,8 +1,6 @@
 package shamir
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -187,40 +185,6 @@ func nextIndexes(count int, given, inUse []int) ([]int, error) {
 	return idx, nil
 }
 
-// memIns returns the shares held in memory as the combiner takes them.
-func memIns(shares [][]byte) []*shareIn {
-	ins := make([]*shareIn, len(shares))
-	for i, s := range shares {
-		ins[i] = &shareIn{pos: i}
-		ins[i].hdr, ins[i].why = parseHeader(s)
-		if ins[i].hdr != nil {
-			ins[i].mem = s[headerSize:]
-		}
-	}
-	return ins
-}
-
-// streamIns returns the shares read from streams as the combiner takes them,
-// their headers read, concurrently.
-func streamIns(shares []io.Reader, fn string) []*shareIn {
-	ins := make([]*shareIn, len(shares))
-	for i, r := range shares {
-		if r == nil {
-			panic(fmt.Sprintf("shamir: %s: share %d has a nil io.Reader", fn, i))
-		}
-		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
-	}
-	eachShare(ins, func(_ int, s *shareIn) {
-		var h [headerSize]byte
-		n, err := io.ReadFull(s.r, h[:])
-		s.hdr, s.why = parseHeader(h[:n]) // a short header is Truncated
-		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			s.hdr, s.why = nil, s.readErr(err)
-		}
-	})
-	return ins
-}
-
 // recreateMem runs recreate on shares held in memory, into new slices.
 func recreateMem(shares [][]byte, choose func(given []int) ([]int, error)) ([][]byte, []BadShare, error) {
 	size := 0
@@ -259,10 +223,10 @@ func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int
 }
 
 // recreate makes the shares of the split of ins at the indexes choose
-// picks, given the indexes of the split's shares whose headers parsed. It
-// calls start with them once they are known, then write with the bytes of
-// new share k, in order: its header once the first chunk opened, then its
-// record of each chunk once that chunk opened.
+// picks, given the indexes of the split's shares whose headers parsed (and
+// authenticate). It calls start with them once they are known, then write
+// with the bytes of new share k, in order: its header once the first chunk
+// opened, then its record of each chunk once that chunk opened.
 func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
 	c, err := openSplit(ins, nil)
 	if err != nil {
@@ -280,20 +244,8 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 		return nil, nil, err
 	}
 	start(idx)
-	var (
-		plain []byte   // each chunk's plaintext, cleared at once
-		t     int      // the split's threshold
-		h     *header  // a live share's: the split's parameters
-		seeds []uint32 // where the new shares' record CRCs start
-		rows  []int    // the new indexes >= t, whose fragments are computed
-		slot  []int    // for each new share, its place in rows, or −1
-		chk   *matrix  // computes the fragments of rows from the data fragments
-		frags [][]byte // the fragments of rows, for one chunk
-		fbuf  []byte   // holds frags
-		data  [][]byte // the data fragments of the chunk
-		rec   []byte   // one record
-		num   chunkNum
-	)
+	var rw *rowWriter
+	var plain []byte // each chunk's plaintext, cleared at once
 	defer func() { clear(plain[:cap(plain)]) }()
 	for !c.done {
 		count := c.count
@@ -303,64 +255,88 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 		if err != nil {
 			return nil, nil, err
 		}
-		n := len(out)
-		if h == nil {
-			h, t = c.h, c.h.threshold
-			seeds = make([]uint32, len(idx))
-			for k, hd := range newHeaders(c, idx) {
-				seeds[k] = recordSeed(hd)
+		if rw == nil {
+			rw = newRowWriter(c, idx)
+			for k, hd := range rw.headers {
 				if err := write(k, hd); err != nil {
 					return nil, nil, err
 				}
 			}
-			slot = make([]int, len(idx))
-			for k, i := range idx {
-				slot[k] = -1
-				if i >= t {
-					slot[k] = len(rows)
-					rows = append(rows, i)
-				}
-			}
-			if len(rows) > 0 {
-				chk = c.dec.code.checker(rows)
-			}
-			frags = make([][]byte, len(rows))
-			data = make([][]byte, t)
 		}
-		f := fragSize(n, t, h.overhead)
-		ct := c.dec.ct[:t*f]
-		for j := range data {
-			data[j] = ct[j*f : (j+1)*f]
-		}
-		if len(rows) > 0 {
-			if len(fbuf) < len(rows)*f {
-				fbuf = make([]byte, len(rows)*f)
-			}
-			for r := range frags {
-				frags[r] = fbuf[r*f : (r+1)*f]
-			}
-			chk.apply(data, frags, 0, f, false)
-		}
-		length := uint32(n)
-		if c.done {
-			length |= lastFlag
-		}
-		num.set(count, false)
-		rec = slices.Grow(rec[:0], recordOverhead+f)[:recordOverhead+f]
-		binary.BigEndian.PutUint32(rec, length)
-		for k, i := range idx {
-			if slot[k] < 0 {
-				copy(rec[4:4+f], data[i])
-			} else {
-				copy(rec[4:4+f], frags[slot[k]])
-			}
-			binary.BigEndian.PutUint32(rec[4+f:], recordCRC(seeds[k], &num, rec[:4+f]))
-			if err := write(k, rec); err != nil {
-				return nil, nil, err
-			}
+		if err := rw.records(c.sealedData(len(out)), len(out), c.done, count, write); err != nil {
+			return nil, nil, err
 		}
 	}
 	return idx, c.badShares(), nil
+}
+
+// A rowWriter writes the records of new shares of a split, at indexes of
+// its choosing, from the data fragments of each authenticated chunk: a
+// data row's fragment is the chunk's own, a parity row's is computed by
+// the dispersal code (rsCode.checker).
+type rowWriter struct {
+	idx     []int
+	headers [][]byte
+	seeds   []uint32 // where the new shares' record CRCs start
+	t       int
+	slot    []int    // for each new share, its place in frags, or −1 for a data row
+	chk     *matrix  // computes the parity rows' fragments from the data fragments
+	frags   [][]byte // the parity rows' fragments, for one chunk
+	fbuf    []byte   // holds frags
+	rec     []byte   // one record
+}
+
+// newRowWriter returns the writer of c's split's shares at idx, with their
+// headers (newHeaders).
+func newRowWriter(c *combiner, idx []int) *rowWriter {
+	t := c.h.threshold
+	w := &rowWriter{idx: idx, headers: newHeaders(c, idx), t: t, slot: make([]int, len(idx))}
+	var rows []int
+	for k, i := range idx {
+		w.seeds = append(w.seeds, recordSeed(w.headers[k]))
+		w.slot[k] = -1
+		if i >= t {
+			w.slot[k] = len(rows)
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) > 0 {
+		w.chk = (&rsCode{parts: maxIndex + 1, threshold: t}).checker(rows)
+	}
+	w.frags = make([][]byte, len(rows))
+	return w
+}
+
+// records writes, with write, each new share's record of chunk count, of
+// n plaintext bytes (the last if last is set), whose data fragments are
+// data.
+func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write func(k int, b []byte) error) error {
+	f := len(data[0])
+	if len(w.frags) > 0 {
+		if len(w.fbuf) < len(w.frags)*f {
+			w.fbuf = make([]byte, len(w.frags)*f)
+		}
+		for r := range w.frags {
+			w.frags[r] = w.fbuf[r*f : (r+1)*f]
+		}
+		w.chk.apply(data, w.frags, 0, f, false)
+	}
+	var num chunkNum
+	num.set(count, false)
+	w.rec = slices.Grow(w.rec[:0], recordOverhead+f)[:recordOverhead+f]
+	for k, i := range w.idx {
+		var frag []byte
+		if w.slot[k] >= 0 {
+			frag = w.frags[w.slot[k]]
+		} else {
+			frag = data[i]
+		}
+		putRecord(w.rec, n, last, frag, w.seeds[k], &num)
+		if err := write(k, w.rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newHeaders returns the headers of the new shares at idx of c's split,
@@ -404,8 +380,8 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // coordinates (index+1) of a uniformly random polynomial of degree below
 // the threshold with constant term 0, drawn for this call from the
 // generator SplitSSMS uses: any threshold new shares recover the secret, and
-// old and new key shares do not mix (a mixture interpolates a wrong key,
-// and no chunk opens). The key is computed, to check each header's tag and
+// old and new key shares do not mix (they are of two generations, and a
+// mixture would interpolate a wrong key). The key is computed, to check each header's tag and
 // to tag the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
 // [Refresh], this protects against shares that leak one at a time, only as
 // well as the old shares are destroyed; and the ciphertext is unchanged, so
@@ -417,20 +393,18 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // retires a lost share). Nothing can check that all were given: the header
 // does not say how many shares a split has.
 //
-// Consistency first. RefreshSSMSHeaders refuses, with a [*CombineError] whose
-// Bad names them and nothing refreshed, headers that are damaged or not
-// SSMS, the same index twice, and shares of one split whose parameters
-// differ (Err wrapping a refusal of bad shares); shares of more than one
-// split ([ErrMixedSplits]); fewer shares than the threshold
-// ([ErrNotEnoughShares]). Given more than threshold shares, it checks the key
-// shares against each other as [Verify] checks plain parts, and refuses key
-// shares that disagree ([ErrInconsistentShares], with the bad ones named when
-// they can be located): with m shares and threshold t, any change to at most
-// m−t key shares is detected. Then every header's tag is checked under the
-// key the key shares give: a key share (or index) altered by anyone without
-// the key fails its tag, or makes the key wrong and every tag fail, even
-// with exactly threshold shares. What it cannot check: the records, which are
-// not read. [RefreshSSMS] also opens the first chunk.
+// Consistency first. The headers are read as [CombineSSMS] reads them: the
+// key recovered and checked against the split ID, every header's tag
+// checked under it, the key shares held to one polynomial within the
+// bound. RefreshSSMSHeaders refuses, with a [*CombineError] whose Bad names
+// them and nothing refreshed, headers that are damaged or not SSMS, the
+// same index twice, and headers that are [Forged] or [Inconsistent] (Err
+// [ErrInconsistentShares], or wrapping a refusal of bad shares); shares of
+// more than one split or generation ([ErrMixedSplits]); fewer shares than
+// the threshold ([ErrNotEnoughShares]). The new headers are of the next
+// generation: old and new shares are grouped apart and never combine.
+// What it cannot check: the records, which are not read; [RefreshSSMS]
+// reads them all.
 func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 	ins := make([]*shareIn, len(headers))
 	for i, s := range headers {
@@ -563,45 +537,34 @@ func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []Ba
 	if err := checkScheme(len(dst), threshold); err != nil {
 		return nil, fmt.Errorf("%w, for the new split", err)
 	}
-	cr, err := NewCombineReader(shares)
+	c, err := openSplit(streamIns(shares, "ReshareSSMSTo"), nil)
 	if err != nil {
 		return nil, err
 	}
+	defer c.release()
 	r := newRandom()
 	w, err := newSplitWriter(dst, threshold, defaultChunkSize, defaultAEAD(), r)
 	r.release()
 	if err != nil {
-		cr.c.release()
 		return nil, err
 	}
-	// On failure, the writer must not write its last chunk: the shares
-	// would be those of a split of the part of the secret read so far.
-	abort := func(err error) error {
-		if w.err == nil {
-			w.err = err
+	var plain []byte // each chunk, cleared once written
+	defer func() { clear(plain[:cap(plain)]) }()
+	for !c.done {
+		out, err := c.chunk(plain[:0])
+		plain = out[:0]
+		if err == nil {
+			_, err = w.Write(out)
 		}
-		w.Close()
-		return err
-	}
-	buf := make([]byte, defaultChunkSize)
-	defer clear(buf)
-	for {
-		n, rerr := cr.Read(buf)
-		if n > 0 {
-			if _, err := w.Write(buf[:n]); err != nil {
-				return nil, abort(err)
-			}
-		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			return nil, abort(rerr)
+		clear(out[:cap(out)])
+		if err != nil {
+			// The writer must not write its last chunk: the shares would
+			// be those of a split of the part of the secret read so far.
+			return nil, w.abort(err)
 		}
 	}
-	clear(cr.out[:cap(cr.out)]) // the last chunk
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	return cr.BadShares(), nil
+	return c.badShares(), nil
 }

@@ -120,6 +120,17 @@ func (w *splitWriter) Close() error {
 	return w.err
 }
 
+// abort closes w without writing its last chunk, after err: what it wrote
+// is then not a split that combines (no last-chunk flag), and err is what
+// it returns.
+func (w *splitWriter) abort(err error) error {
+	if w.err == nil {
+		w.err = err
+	}
+	w.Close()
+	return err
+}
+
 // flush seals the chunk p and writes its records.
 func (w *splitWriter) flush(p []byte, last bool) error {
 	if !w.started {

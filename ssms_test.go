@@ -378,7 +378,7 @@ func forge(s []byte, k int, f byte) {
 // share with valid CRCs: the share cannot be told bad on its own, but with
 // all shares given the secret is recovered and the forged one named.
 func TestSSMSForgedShare(t *testing.T) {
-	for _, sh := range [][2]int{{3, 2}, {5, 3}} {
+	for _, sh := range [][2]int{{4, 2}, {5, 3}} {
 		parts, th := sh[0], sh[1]
 		secret := testSecret(70, 7)
 		shares := mustSplitSSMS(t, secret, parts, th, 32, defaultAEAD(), 12)
@@ -578,15 +578,44 @@ func TestSSMSDuplicates(t *testing.T) {
 	damaged[len(damaged)-1] ^= 1
 	checkCombine(t, [][]byte{damaged, s2[1], s2[2]}, secret, secret, []int{0})
 	wantReasons(t, [][]byte{damaged, s2[1], s2[2]}, Damaged)
-	// A forged copy (checksums recomputed) before the good one: the forged
-	// copy is named, whatever its place.
+	// A forged copy (checksums recomputed, the record altered) before the
+	// good one: with three indexes it is named, whatever its place; with
+	// two (threshold 2), the two values of index 1 are as good as each
+	// other, beyond the bound, and the shares are refused.
 	forged := slices.Clone(s2[1])
 	forge(forged, headerSize+4, 0x20)
-	for _, given := range [][][]byte{{forged, s2[1], s2[2]}, {s2[1], forged, s2[2]}, {s2[2], forged, s2[0], s2[1]}} {
+	for _, given := range [][][]byte{{s2[2], forged, s2[0], s2[1]}, {s2[1], s2[0], s2[2], forged}} {
 		got, bad, err := CombineSSMS(given)
 		pos := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, forged) })
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: pos, Reason: Inconsistent}}) {
 			t.Errorf("forged copy at %d: %d bytes, %v, %v", pos, len(got), bad, err)
+		}
+	}
+	for _, given := range [][][]byte{{forged, s2[1], s2[2]}, {s2[1], forged, s2[2]}} {
+		got, _, err := CombineSSMS(given)
+		var ce *CombineError
+		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) != 2 {
+			t.Errorf("forged copy beside the good one, threshold 2, two indexes: %d bytes, %v", len(got), err)
+		}
+	}
+}
+
+// TestSSMSBeyondBound: one record altered among (3,2) is beyond the bound
+// (2·1 > 3 − 2): the two shares that agree cannot be told from holders of
+// the key who made them, so the shares are refused, both sets named.
+func TestSSMSBeyondBound(t *testing.T) {
+	secret := testSecret(100, 41)
+	s := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
+	altered := slices.Clone(s[2])
+	forge(altered, headerSize+6, 0x01)
+	for _, given := range [][][]byte{{s[0], s[1], altered}, {altered, s[0], s[1]}} {
+		got, _, err := CombineSSMS(given)
+		var ce *CombineError
+		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) != 2 || len(ce.Sets[0]) != 2 || len(ce.Sets[1]) != 1 {
+			t.Fatalf("%v", err)
+		}
+		if p := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, altered) }); ce.Sets[1][0] != p {
+			t.Fatalf("sets %v, the altered share is at %d", ce.Sets, p)
 		}
 	}
 }

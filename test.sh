@@ -148,7 +148,7 @@ declare -A fuzzexecs=(
 	[FuzzCombine]=150000 [FuzzCombineRobust]=1500 [FuzzCombineSSMS]=250000
 	[FuzzCombineSSMSAll]=250000 [FuzzKernels]=120000 [FuzzParseShare]=400000
 	[FuzzVerify]=2000 [FuzzRecreate]=100000 [FuzzRefresh]=45000
-	[FuzzCombineSSMSForged]=80000 [FuzzRecreateSSMS]=60000
+	[FuzzCombineSSMSForged]=80000 [FuzzRecreateSSMS]=60000 [FuzzCombineSSMSAttack]=150000
 )
 for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do
 	n=$(( ${fuzzexecs[$target]:-20000} * ${FUZZSCALE:-1} ))

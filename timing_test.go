@@ -206,7 +206,24 @@ func TestDudect(t *testing.T) {
 		shareTarget("CombineRobust/64B_n7_t3_1bad", size, 7, 3, true, func(shares [][]byte) {
 			sink, _, _ = CombineRobust(shares, 3)
 		}),
+		shareTarget("Recreate/64B_t3", size, 3, 3, false, func(shares [][]byte) {
+			out, _ := Recreate(shares, 3, 9)
+			sink = out[0]
+		}),
+		shareTarget("Extend/64B_t3", size, 3, 3, false, func(shares [][]byte) {
+			out, _ := Extend(shares, 3, 1, nil)
+			sink = out[0]
+		}),
+		shareTarget("Refresh/64B_n5_t3", size, 5, 3, false, func(shares [][]byte) {
+			out, _ := Refresh(shares, 3)
+			sink = out[0]
+		}),
+		shareTarget("Reshare/64B_t3_to_n5_t3", size, 3, 3, false, func(shares [][]byte) {
+			out, _ := Reshare(shares, 3, 5, 3)
+			sink = out[0]
+		}),
 	}
+	targets = append(targets, ssmsTargets(&sink)...)
 
 	// gfMul, the scalar multiplication: no secret byte meets it (Verify's
 	// decoder uses it on syndromes, which depend on the errors alone), but
@@ -261,6 +278,56 @@ func TestDudect(t *testing.T) {
 		})
 	}
 	_, _ = sink, acc
+}
+
+// ssmsTargets are the SSMS paths that meet key shares and plaintext: the
+// fixed class is always the same split of the same secret (one key, one
+// key polynomial), the random class a fresh split of a fresh secret, so
+// that the key, the key shares, the plaintext and the ciphertext differ
+// between the classes while every length, index and parameter is the same.
+func ssmsTargets(sink *[]byte) []target {
+	const size, n, th = 64, 3, 2
+	rng := rand.New(rand.NewPCG(7, 8))
+	slots := make([][][]byte, dudectSlots)
+	// Both classes split in prepare, into fresh memory, so that the runs
+	// meet the same cache state; the fixed class with the same secret and
+	// randomness every time, so the same shares.
+	prepare := func(s, class int) {
+		secret := make([]byte, size)
+		var seed [32]byte
+		fill(rng, secret, class)
+		fill(rng, seed[:], class)
+		var err error
+		slots[s], err = splitSSMS(secret, n, th, defaultChunkSize, defaultAEAD(), rand.NewChaCha8(seed))
+		if err != nil {
+			panic(err)
+		}
+	}
+	ssms := func(name string, run func(shares [][]byte)) target {
+		return target{name: name, slots: dudectSlots, prepare: prepare, run: func(s int) { run(slots[s]) }}
+	}
+	return []target{
+		ssms("CombineSSMS/64B_n3_t2", func(shares [][]byte) {
+			*sink, _, _ = CombineSSMS(shares)
+		}),
+		ssms("RecreateSSMS/64B_t2", func(shares [][]byte) {
+			out, _, _ := RecreateSSMS(shares[:th], 2)
+			*sink = out[0]
+		}),
+		ssms("ExtendSSMS/64B_t2", func(shares [][]byte) {
+			out, _, _ := ExtendSSMS(shares[:th], 1, []int{2})
+			*sink = out[0]
+		}),
+		ssms("RefreshSSMSHeaders/n3_t2", func(shares [][]byte) {
+			hs := [][]byte{shares[0][:headerSize], shares[1][:headerSize], shares[2][:headerSize]}
+			out, _ := RefreshSSMSHeaders(hs)
+			*sink = out[0]
+		}),
+		ssms("ReshareSSMS/64B_t2_to_n3_t2", func(shares [][]byte) {
+			out, _, _ := ReshareSSMS(shares[:th], 3, 2)
+			*sink = out[0]
+		}),
+	}
 }
 
 // leakyMul is gfMul with an early exit for zero, the kind of shortcut the

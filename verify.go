@@ -1,6 +1,7 @@
 package shamir
 
 import (
+	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -64,15 +65,8 @@ import (
 // they are inconsistent, decodes a byte position for each bad part found.
 // Its running time depends on which bytes are wrong but not on the secret.
 func Verify(parts [][]byte, threshold int) ([]BadShare, error) {
-	xs, ys, err := parsePartsThreshold(parts, threshold)
-	if err != nil {
-		return nil, err
-	}
-	bad, ok := findBad(xs, ys, threshold)
-	if !ok {
-		return nil, inconsistent(len(parts), threshold)
-	}
-	return badShares(bad), nil
+	_, _, bad, err := decodeParts(parts, threshold)
+	return bad, err
 }
 
 // CombineRobust is [Combine] for parts that may include bad ones: it
@@ -89,31 +83,195 @@ func Verify(parts [][]byte, threshold int) ([]BadShare, error) {
 // With exactly threshold parts there is nothing to check against, and
 // CombineRobust is [Combine].
 func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []BadShare, err error) {
-	xs, ys, err := parsePartsThreshold(parts, threshold)
+	xs, ys, bad, err := decodeParts(parts, threshold)
 	if err != nil {
 		return nil, nil, err
 	}
-	wrong, ok := findBad(xs, ys, threshold)
-	if !ok {
-		return nil, nil, inconsistent(len(parts), threshold)
-	}
-	// Every part outside wrong lies, at every position, on the polynomial
-	// the decoder found, and there are at least threshold of them:
-	// interpolate at zero through the first threshold.
-	useX := make([]byte, 0, threshold)
-	useY := make([][]byte, 0, threshold)
-	for i := range xs {
-		if len(useX) == threshold {
-			break
-		}
-		if !slices.Contains(wrong, i) {
-			useX = append(useX, xs[i])
-			useY = append(useY, ys[i])
-		}
-	}
+	// xs and ys are threshold parts on the polynomial the decoder found.
 	secret = make([]byte, len(ys[0]))
-	interpolate([][]byte{secret}, []byte{0}, useX, useY)
-	return secret, badShares(wrong), nil
+	interpolate([][]byte{secret}, []byte{0}, xs, ys)
+	return secret, bad, nil
+}
+
+// decodeParts is what Verify and CombineRobust share: it decodes parts
+// made with threshold t, and returns t of them on the polynomial found,
+// and the bad ones.
+//
+// Copies. A part given twice, byte for byte, is a copy: the later ones are
+// [Duplicate]. Two parts with one x and other y bytes are both candidates
+// (one of them, at least, is bad): with a the number of x coordinates at
+// which a part lies on the polynomial and e the number of distinct parts
+// off it, the polynomial is accepted when a >= t + e, which for distinct x
+// is the bound 2e <= m − t, and no other polynomial can be as well
+// supported. The decoding runs on one part per x, the first; when that
+// fails, on each other choice of part at each x, one at a time.
+func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare, err error) {
+	if err := checkScheme(len(parts), t); err != nil {
+		return nil, nil, nil, err
+	}
+	if _, _, err := appendParts(nil, nil, dedupe(parts)); err != nil && err != errDuplicatePart {
+		return nil, nil, nil, err
+	}
+	vs, dups := partVariants(parts)
+	reps := firstOfEachX(vs)
+	if len(reps) < t {
+		return nil, nil, nil, errTooFewDistinct(len(reps), t)
+	}
+	tried := 0
+	for alt := -1; alt < len(vs) && tried < 256; alt++ {
+		choice := reps
+		if alt >= 0 {
+			j := slices.IndexFunc(reps, func(r int) bool { return vs[r].x == vs[alt].x })
+			if reps[j] == alt {
+				continue
+			}
+			choice = slices.Clone(reps)
+			choice[j] = alt
+		}
+		tried++
+		if on, ok := judgeParts(vs, choice, t); ok {
+			for i, v := range vs {
+				if !on[i] {
+					bad = append(bad, BadShare{Position: v.pos, Reason: Inconsistent})
+				}
+			}
+			for _, p := range dups {
+				bad = append(bad, BadShare{Position: p, Reason: Duplicate})
+			}
+			slices.SortFunc(bad, func(a, b BadShare) int { return a.Position - b.Position })
+			for i, v := range vs {
+				if on[i] && len(xs) < t && !slices.Contains(xs, v.x) {
+					xs, ys = append(xs, v.x), append(ys, v.y)
+				}
+			}
+			return xs, ys, bad, nil
+		}
+	}
+	return nil, nil, nil, inconsistent(len(parts), t)
+}
+
+// A partVariant is one distinct part: its x, its y bytes and its position.
+type partVariant struct {
+	x   byte
+	y   []byte
+	pos int
+}
+
+// dedupe returns parts without the later of byte-equal copies, for the
+// checks of parseParts.
+func dedupe(parts [][]byte) [][]byte {
+	vs, _ := partVariants(parts)
+	out := make([][]byte, len(vs))
+	for i, v := range vs {
+		out[i] = parts[v.pos]
+	}
+	return out
+}
+
+// partVariants returns the distinct parts, by position, and the positions
+// of the later copies of each. Parts are compared, x first, in constant
+// time over their y bytes.
+func partVariants(parts [][]byte) (vs []partVariant, dups []int) {
+	for i, p := range parts {
+		if len(p) < 2 {
+			vs = append(vs, partVariant{pos: i})
+			continue
+		}
+		n := len(p) - ShareOverhead
+		x := p[n]
+		if slices.ContainsFunc(vs, func(v partVariant) bool {
+			return v.x == x && len(v.y) == n && subtle.ConstantTimeCompare(v.y, p[:n]) == 1
+		}) {
+			dups = append(dups, i)
+			continue
+		}
+		vs = append(vs, partVariant{x: x, y: p[:n], pos: i})
+	}
+	return vs, dups
+}
+
+// firstOfEachX returns the places in vs of the first part of each x.
+func firstOfEachX(vs []partVariant) []int {
+	var reps []int
+	for i, v := range vs {
+		if !slices.ContainsFunc(reps, func(j int) bool { return vs[j].x == v.x }) {
+			reps = append(reps, i)
+		}
+	}
+	return reps
+}
+
+// judgeParts decodes the parts choice (one per x), and reports which of vs
+// lie on the polynomial found, and whether it is accepted: a >= t + e.
+func judgeParts(vs []partVariant, choice []int, t int) ([]bool, bool) {
+	xs := make([]byte, len(choice))
+	ys := make([][]byte, len(choice))
+	for i, j := range choice {
+		xs[i], ys[i] = vs[j].x, vs[j].y
+	}
+	wrong, ok := findBad(xs, ys, t)
+	if !ok {
+		return nil, false
+	}
+	if len(choice) == len(vs) {
+		// One part per x: the decoder's own bound is a >= t + e, and the
+		// parts off the polynomial are those it found.
+		on := make([]bool, len(vs))
+		for i := range on {
+			on[i] = true
+		}
+		for _, w := range wrong {
+			on[choice[w]] = false
+		}
+		return on, true
+	}
+	var px []byte
+	var py [][]byte
+	for i := range xs {
+		if len(px) < t && !slices.Contains(wrong, i) {
+			px, py = append(px, xs[i]), append(py, ys[i])
+		}
+	}
+	// The value of the polynomial at every x of vs not among px.
+	var targets []byte
+	for _, v := range vs {
+		if !slices.Contains(px, v.x) && !slices.Contains(targets, v.x) {
+			targets = append(targets, v.x)
+		}
+	}
+	vals := make([][]byte, len(targets))
+	if len(targets) > 0 {
+		buf := make([]byte, len(targets)*len(py[0]))
+		defer clear(buf)
+		for i := range vals {
+			vals[i] = buf[i*len(py[0]) : (i+1)*len(py[0])]
+		}
+		interpolate(vals, targets, px, py)
+	}
+	on := make([]bool, len(vs))
+	a, e := 0, 0
+	var seen []byte
+	for i, v := range vs {
+		want := py[max(0, slices.Index(px, v.x))]
+		if k := slices.Index(targets, v.x); k >= 0 {
+			want = vals[k]
+		}
+		on[i] = subtle.ConstantTimeCompare(want, v.y) == 1
+		switch {
+		case !on[i]:
+			e++
+		case !slices.Contains(seen, v.x):
+			seen = append(seen, v.x)
+			a++
+		}
+	}
+	return on, a >= t+e
+}
+
+// errTooFewDistinct is the error of parts with fewer distinct x than the
+// threshold.
+func errTooFewDistinct(n, t int) error {
+	return fmt.Errorf("%w: %d distinct parts given, threshold %d", ErrNotEnoughShares, n, t)
 }
 
 // inconsistent is the error of m parts made with threshold t that disagree

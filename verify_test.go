@@ -452,8 +452,6 @@ func TestVerifyErrors(t *testing.T) {
 	ok := testSplit(t, []byte("secret"), 5, 3, 1)
 	short := clone(ok)
 	short[2] = short[2][:5]
-	dup := clone(ok)
-	dup[3] = dup[1]
 	zero := clone(ok)
 	zero[4][6] = 0
 	tiny := [][]byte{{1}, {2}, {3}}
@@ -472,7 +470,7 @@ func TestVerifyErrors(t *testing.T) {
 		{"too few", ok[:2], 3, errPartsBelowThreshold},
 		{"none", nil, 2, errPartsBelowThreshold},
 		{"length", short, 3, errLengthMismatch},
-		{"duplicate", dup, 3, errDuplicatePart},
+		{"only copies", [][]byte{ok[0], ok[0], ok[1]}, 3, ErrNotEnoughShares},
 		{"zero x", zero, 3, errZeroX},
 		{"too short", tiny, 2, errPartTooShort},
 	} {
@@ -482,6 +480,41 @@ func TestVerifyErrors(t *testing.T) {
 		if s, bad, err := CombineRobust(c.parts, c.threshold); !errors.Is(err, c.want) || s != nil || bad != nil {
 			t.Errorf("%s: CombineRobust = %x, %v, %v; want %v", c.name, s, bad, err, c.want)
 		}
+	}
+}
+
+// TestVerifyCopies: a part given twice is a copy, named Duplicate; two
+// parts with one x and other bytes are both candidates, and the one off
+// the polynomial is named, whatever their order (issue #18, item 6).
+func TestVerifyCopies(t *testing.T) {
+	secret := []byte("a secret of some length")
+	parts, err := Split(secret, 6, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(parts[1])
+	bad[0] ^= 1
+	for _, c := range []struct {
+		name  string
+		parts [][]byte
+		want  []BadShare
+	}{
+		{"copy", [][]byte{parts[0], parts[1], parts[1], parts[2], parts[3]}, []BadShare{{2, Duplicate, nil}}},
+		{"bad copy after", [][]byte{parts[0], parts[1], parts[2], bad, parts[3], parts[4]}, []BadShare{{3, Inconsistent, nil}}},
+		{"bad copy before", [][]byte{bad, parts[1], parts[0], parts[2], parts[3], parts[4]}, []BadShare{{0, Inconsistent, nil}}},
+		{"both", [][]byte{bad, parts[1], bad, parts[0], parts[2], parts[3], parts[4], parts[5]}, []BadShare{{0, Inconsistent, nil}, {2, Duplicate, nil}}},
+	} {
+		got, b, err := CombineRobust(c.parts, 3)
+		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(b, c.want) {
+			t.Errorf("%s: CombineRobust = %q, %v, %v; want %v", c.name, got, b, err, c.want)
+		}
+		if b, err := Verify(c.parts, 3); err != nil || !slices.Equal(b, c.want) {
+			t.Errorf("%s: Verify = %v, %v; want %v", c.name, b, err, c.want)
+		}
+	}
+	// Beyond the bound: two values of one x and too few others to outvote.
+	if got, _, err := CombineRobust([][]byte{bad, parts[1], parts[0], parts[2]}, 3); !errors.Is(err, ErrInconsistentShares) {
+		t.Errorf("two values of x and two other parts: %q, %v", got, err)
 	}
 }
 

@@ -1,0 +1,454 @@
+package shamir
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"slices"
+	"testing"
+)
+
+// The attacks of issue #18, as an attacker would mount them: from the
+// public format (docs/FORMAT.md) alone. The offsets and computations below
+// are written from the document, not from the package's constants, so that
+// they check the document too.
+
+// Header offsets of format 3, from docs/FORMAT.md.
+const (
+	fmtSplitID  = 13
+	fmtIndex    = 29
+	fmtKeyShare = 34
+	fmtTag      = 66
+	fmtCRC      = 82
+	fmtHeader   = 86
+)
+
+var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// keyOfShares recovers the key of a split from threshold of its shares, as
+// anyone holding them can: the key shares are Shamir shares of it at
+// x = index+1, in Vault's layout once x is appended.
+func keyOfShares(t testing.TB, shares [][]byte) []byte {
+	t.Helper()
+	parts := make([][]byte, len(shares))
+	for i, s := range shares {
+		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtTag]), s[fmtIndex]+1)
+	}
+	key, err := Combine(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// reseal recomputes, as docs/FORMAT.md defines them, the tag of the share s
+// under the split key key, its header CRC and every record CRC.
+func reseal(s, key []byte) {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("GFSSMS key share tag"))
+	tk := m.Sum(nil)
+	m = hmac.New(sha256.New, tk)
+	m.Write(s[:fmtTag])
+	copy(s[fmtTag:fmtCRC], m.Sum(nil)[:16])
+	binary.BigEndian.PutUint32(s[fmtCRC:], crc32.Checksum(s[:fmtCRC], fmtCastagnoli))
+	overhead := 16
+	if s[7] == 3 {
+		overhead = 28
+	}
+	t := int(s[8])
+	seed := crc32.Checksum(s[:30], fmtCastagnoli)
+	for off, k := fmtHeader, uint64(0); off < len(s); k++ {
+		n := int(binary.BigEndian.Uint32(s[off:]) &^ (1 << 31))
+		f := (n + overhead + t - 1) / t
+		var num [8]byte
+		binary.BigEndian.PutUint64(num[:], k)
+		crc := crc32.Update(crc32.Update(seed, fmtCastagnoli, num[:]), fmtCastagnoli, s[off:off+4+f])
+		binary.BigEndian.PutUint32(s[off+4+f:], crc)
+		off += 8 + f
+	}
+}
+
+// outsiderSplit returns the shares of a split of secret that an outsider
+// makes under the split ID of victim, a share they can read: their own
+// key, the victim's parameters (public in every header), every tag and
+// checksum computed.
+func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
+	t.Helper()
+	threshold := int(victim[8])
+	chunk := int(binary.BigEndian.Uint32(victim[9:]))
+	shares, err := splitSSMS(secret, parts, threshold, chunk, victim[7], rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := keyOfShares(t, shares[:threshold])
+	for _, s := range shares {
+		copy(s[fmtSplitID:fmtIndex], victim[fmtSplitID:fmtIndex])
+		reseal(s, key)
+	}
+	return shares
+}
+
+// insiderSplit returns the shares of a split of secret made under the key
+// of victims (threshold of its shares), as holders who know the key can:
+// the split ID and the tags are then right, and the key shares lie on
+// another polynomial through the same key.
+func insiderSplit(t testing.TB, victims [][]byte, secret []byte, parts int) [][]byte {
+	t.Helper()
+	v := victims[0]
+	key := keyOfShares(t, victims)
+	chunk := int(binary.BigEndian.Uint32(v[9:]))
+	shares, err := splitSSMS(secret, parts, int(v[8]), chunk, v[7], io.MultiReader(bytes.NewReader(key), rand.Reader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shares
+}
+
+// attackCase checks one set of shares given to every combining form: never
+// the attacker's secret; the genuine secret, with exactly the shares at
+// forged named, when want is set; otherwise the genuine secret or a refusal.
+func attackCase(t *testing.T, where string, given [][]byte, genuine, attacker []byte, want bool, forged []int, why Reason) {
+	t.Helper()
+	forms := []struct {
+		name    string
+		combine func([][]byte) ([]byte, []BadShare, error)
+	}{{"CombineSSMS", CombineSSMS}, {"reader", combineStream}}
+	for _, f := range forms {
+		got, bad, err := f.combine(given)
+		if err == nil && !bytes.Equal(got, genuine) {
+			t.Fatalf("%s: %s: a wrong secret (the attacker's: %v), bad %v", where, f.name, bytes.Equal(got, attacker), bad)
+		}
+		if !want {
+			if err != nil && !errors.Is(err, ErrInconsistentShares) && !errors.Is(err, ErrNotEnoughShares) {
+				t.Fatalf("%s: %s: %v", where, f.name, err)
+			}
+			continue
+		}
+		var wantBad []BadShare
+		for _, p := range forged {
+			wantBad = append(wantBad, BadShare{Position: p, Reason: why})
+		}
+		if err != nil || !slices.Equal(bad, wantBad) {
+			t.Fatalf("%s: %s: %d bytes, bad %v, %v; want the secret and %v", where, f.name, len(got), bad, err, wantBad)
+		}
+	}
+}
+
+// TestSSMSOutsiderSplit is issue #18's item 1: an outsider's own valid
+// split under the genuine split ID, its shares replacing genuine ones or
+// added to them, before and after, with and without copies, is never
+// recovered, and its shares are named Forged.
+func TestSSMSOutsiderSplit(t *testing.T) {
+	schemes := [][2]int{{3, 2}, {7, 2}, {10, 3}, {12, 4}, {9, 5}}
+	if !testing.Short() {
+		schemes = append(schemes, [2]int{255, 60})
+	}
+	for _, sh := range schemes {
+		n, th := sh[0], sh[1]
+		for _, size := range []int{40, 300} {
+			genuine := testSecret(size, uint64(n+size))
+			attacker := bytes.Repeat([]byte("attacker"), size/8)
+			shares := mustSplitSSMS(t, genuine, n, th, 128, defaultAEAD(), uint64(n*th))
+			evil := outsiderSplit(t, shares[0], attacker, n)
+			if id := splitID(t, evil[0]); id != splitID(t, shares[0]) {
+				t.Fatal("the outsider's split has another ID")
+			}
+			// Replacing: the first k shares are the outsider's.
+			for _, k := range []int{1, th - 1, th, n - th, n - 1} {
+				if k < 1 || k >= n {
+					continue
+				}
+				given := append(slices.Clone(evil[:k]), shares[k:]...)
+				where := fmt.Sprintf("(%d,%d) %d bytes, %d replaced", n, th, size, k)
+				attackCase(t, where, given, genuine, attacker, n-k >= th, seq(0, k), Forged)
+				// Last instead of first.
+				given = append(slices.Clone(shares[:n-k]), evil[n-k:]...)
+				attackCase(t, where+" at the end", given, genuine, attacker, n-k >= th, seq(n-k, n), Forged)
+			}
+			// Adding: every genuine share, and threshold of the outsider's
+			// (copies of genuine indexes), before and after.
+			before := append(slices.Clone(evil[:th]), shares...)
+			attackCase(t, fmt.Sprintf("(%d,%d) %d added before", n, th, th), before, genuine, attacker, true, seq(0, th), Forged)
+			after := append(slices.Clone(shares), evil[:th]...)
+			attackCase(t, fmt.Sprintf("(%d,%d) %d added after", n, th, th), after, genuine, attacker, true, seq(n, n+th), Forged)
+			// With the outsider's shares given twice over, and all of theirs.
+			many := append(append(slices.Clone(evil), evil...), shares[:th]...)
+			attackCase(t, fmt.Sprintf("(%d,%d) all forged twice, %d genuine", n, th, th), many, genuine, attacker, true, seq(0, 2*n), Forged)
+		}
+	}
+}
+
+// TestSSMSOutsiderStreams: the lifecycle functions keep to the genuine
+// split too.
+func TestSSMSOutsiderLifecycle(t *testing.T) {
+	genuine := testSecret(500, 3)
+	shares := mustSplitSSMS(t, genuine, 7, 2, 128, defaultAEAD(), 3)
+	evil := outsiderSplit(t, shares[0], bytes.Repeat([]byte{0xee}, 500), 7)
+	given := append(slices.Clone(evil[:2]), shares[2:]...) // shares 1 and 2 replaced
+	got, bad, err := RecreateSSMS(given, 0, 1)
+	if err != nil || !bytes.Equal(got[0], shares[0]) || !bytes.Equal(got[1], shares[1]) || len(bad) != 2 || bad[0].Reason != Forged {
+		t.Fatalf("RecreateSSMS: %v, bad %v", err, bad)
+	}
+	ext, _, err := ExtendSSMS(given, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := CombineSSMS(append(ext, shares[3])); err != nil || !bytes.Equal(s, genuine) {
+		t.Fatalf("ExtendSSMS made a share that does not combine with the genuine ones: %v", err)
+	}
+	re, _, err := ReshareSSMS(given, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := CombineSSMS(re); err != nil || !bytes.Equal(s, genuine) {
+		t.Fatalf("ReshareSSMS: %v", err)
+	}
+	rs := make([]io.Reader, len(given))
+	for i, s := range given {
+		rs[i] = bytes.NewReader(s)
+	}
+	if h, err := RefreshSSMS(rs); h != nil || !errors.Is(err, ErrInconsistentShares) {
+		t.Fatalf("RefreshSSMS with forged shares: %v", err)
+	}
+}
+
+// TestSSMSInsiderSplit: holders who know the key make shares of another
+// plaintext under it (the ID and tags right, the key shares on another
+// polynomial). Within the bound the genuine secret comes back with them
+// named; beyond it, the genuine secret or a refusal, never theirs.
+func TestSSMSInsiderSplit(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {5, 2}, {7, 3}, {9, 4}} {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(200, uint64(n))
+		attacker := bytes.Repeat([]byte{0xaa}, 200)
+		shares := mustSplitSSMS(t, genuine, n, th, 64, defaultAEAD(), uint64(n+th))
+		evil := insiderSplit(t, shares[:th], attacker, n)
+		for e := 1; e <= n; e++ {
+			given := append(slices.Clone(evil[:e]), shares[e:]...)
+			within := 2*e <= n-th
+			where := fmt.Sprintf("(%d,%d) %d of the insider's in place of genuine ones", n, th, e)
+			if 2*(n-e) > n-th {
+				// Unless the insiders' shares are within the bound of
+				// theirs: then the genuine ones are, to the decoder, the
+				// altered ones, and a majority of holders who know the
+				// key is as strong as the dealer.
+				attackCase(t, where, given, genuine, attacker, within, seq(0, e), Inconsistent)
+			}
+			// Added beside all the genuine shares, as copies.
+			added := append(slices.Clone(evil[:e]), shares...)
+			// Per index: a = n, and e values disagree: within when n >= th+e.
+			attackCase(t, where+", added", added, genuine, attacker, n >= th+e, seq(0, e), Inconsistent)
+		}
+	}
+}
+
+// TestSSMSTwoConsistentSets: two groups of threshold shares that each open
+// (the insider's split and the genuine one, as many of each) are refused,
+// the error listing both, whatever the order.
+func TestSSMSTwoConsistentSets(t *testing.T) {
+	genuine := testSecret(100, 9)
+	shares := mustSplitSSMS(t, genuine, 4, 2, 64, defaultAEAD(), 9)
+	evil := insiderSplit(t, shares[:2], bytes.Repeat([]byte{1}, 100), 4)
+	given := [][]byte{shares[0], shares[1], evil[2], evil[3]}
+	for _, perm := range permutations(len(given)) {
+		p := make([][]byte, len(given))
+		for i, j := range perm {
+			p[i] = given[j]
+		}
+		got, _, err := CombineSSMS(p)
+		var ce *CombineError
+		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) {
+			t.Fatalf("order %v: %d bytes, %v; want a refusal", perm, len(got), err)
+		}
+	}
+}
+
+// permutations returns every order of 0…n−1.
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{nil}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(slices.Clone(p[:i]), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// TestSSMSOrderIndependent: the result (the secret or the kind of error,
+// and which shares are bad, by content) does not depend on the order of
+// the shares or on which copy of an index comes first.
+func TestSSMSOrderIndependent(t *testing.T) {
+	genuine := testSecret(150, 21)
+	shares := mustSplitSSMS(t, genuine, 4, 2, 64, defaultAEAD(), 21)
+	evil := outsiderSplit(t, shares[0], bytes.Repeat([]byte{2}, 150), 4)
+	insider := insiderSplit(t, shares[:2], bytes.Repeat([]byte{3}, 150), 4)
+	altered := slices.Clone(shares[1])
+	forge(altered, headerSize+10, 0x44)
+	sets := [][][]byte{
+		{shares[0], evil[0], shares[1], evil[1], shares[2]},
+		{shares[0], insider[1], shares[1], shares[2]},
+		{shares[0], altered, shares[1], shares[2]},
+		{evil[0], evil[1], shares[2], insider[3], shares[3]},
+		{shares[0], shares[0], altered, evil[2]},
+	}
+	for si, set := range sets {
+		var first string
+		for _, perm := range permutations(len(set)) {
+			p := make([][]byte, len(set))
+			for i, j := range perm {
+				p[i] = set[j]
+			}
+			got, bad, err := CombineSSMS(p)
+			var badOf []string
+			for _, b := range allBad(bad, err) {
+				if b.Reason != Duplicate {
+					badOf = append(badOf, fmt.Sprintf("%x:%v", sha256.Sum256(p[b.Position]), b.Reason))
+				}
+			}
+			slices.Sort(badOf)
+			kind := "ok"
+			switch {
+			case errors.Is(err, ErrInconsistentShares):
+				kind = "inconsistent"
+			case errors.Is(err, ErrNotEnoughShares):
+				kind = "not enough"
+			case err != nil:
+				kind = err.Error()
+			}
+			if err == nil && !bytes.Equal(got, genuine) {
+				t.Fatalf("set %d order %v: a wrong secret", si, perm)
+			}
+			res := fmt.Sprint(kind, badOf)
+			if first == "" {
+				first = res
+			} else if res != first {
+				t.Fatalf("set %d order %v: %s; another order gave %s", si, perm, res, first)
+			}
+		}
+	}
+}
+
+// TestSSMSManyCopies is issue #18's item 4: copies are grouped in linear
+// time. (The figure is BenchmarkCombineSSMSCopies's; this bound is
+// generous.)
+func TestSSMSManyCopies(t *testing.T) {
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	secret := testSecret(32, 5)
+	shares := mustSplitSSMS(t, secret, 3, 2, defaultChunkSize, defaultAEAD(), 5)
+	given := make([][]byte, 0, n+2)
+	for range n {
+		given = append(given, shares[0])
+	}
+	given = append(given, shares[1], shares[2])
+	got, bad, err := CombineSSMS(given)
+	if err != nil || !bytes.Equal(got, secret) || len(bad) != n-1 {
+		t.Fatalf("%d copies: %v, %d bad", n, err, len(bad))
+	}
+}
+
+// FuzzCombineSSMSAttack mixes, under one split ID, genuine shares of the
+// current generation, shares of the generation before (a refresh), an
+// outsider's own valid split, and genuine shares altered with every
+// checksum recomputed, in any order and number: never a wrong secret, an
+// untouched current share never named bad but as a copy, and within the
+// bound (counting the altered shares) the secret recovered.
+func FuzzCombineSSMSAttack(f *testing.F) {
+	secret := testSecret(90, 8)
+	const parts, threshold = 5, 2
+	old := mustSplitSSMS(f, secret, parts, threshold, 32, chaCha20Poly1305, 8)
+	headers, err := refreshHeaders(old)
+	if err != nil {
+		f.Fatal(err)
+	}
+	cur := make([][]byte, parts)
+	for i := range cur {
+		cur[i] = append(slices.Clone(headers[i]), old[i][headerSize:]...)
+	}
+	evil := outsiderSplit(f, cur[0], bytes.Repeat([]byte{0xee}, 90), parts)
+	info, err := InspectSSMS(cur[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	name := SplitName{ID: info.SplitID, Generation: 1}
+	// Each op is two bytes: the source (0 current, 1 old, 2 outsider, 3
+	// current altered) and index in the first, a byte offset or value in
+	// the second.
+	f.Add([]byte{0x00, 0, 0x01, 0, 0x02, 0})
+	f.Add([]byte{0x20, 0, 0x21, 0, 0x02, 0, 0x03, 0, 0x04, 0})
+	f.Add([]byte{0x10, 0, 0x11, 0, 0x02, 0, 0x03, 0, 0x04, 0})
+	f.Add([]byte{0x30, 100, 0x01, 0, 0x02, 0, 0x03, 0})
+	f.Add([]byte{0x30, 40, 0x31, 50, 0x02, 0, 0x03, 0, 0x04, 0, 0x00, 0})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var given [][]byte
+		var untouched []bool // a current share, unchanged
+		recordAltered := map[string]bool{}
+		for ; len(ops) >= 2 && len(given) < 24; ops = ops[2:] {
+			i := int(ops[0]&0x0f) % parts
+			switch ops[0] >> 4 & 3 {
+			case 0:
+				given, untouched = append(given, cur[i]), append(untouched, true)
+			case 1:
+				given, untouched = append(given, old[i]), append(untouched, false)
+			case 2:
+				given, untouched = append(given, evil[i]), append(untouched, false)
+			case 3:
+				s := slices.Clone(cur[i])
+				k := int(ops[1]) % len(s)
+				if k >= hdrCRC && k < headerSize {
+					k = hdrKeyShare
+				}
+				s[k] ^= 1 + ops[1]>>4
+				fixCRCs(s, cur[i])
+				given, untouched = append(given, s), append(untouched, false)
+				if k >= headerSize && !bytes.Equal(s, cur[i]) {
+					recordAltered[string(s)] = true
+				}
+			}
+		}
+		got, bad, err := CombineSSMSSplit(given, name)
+		if err == nil && !bytes.Equal(got, secret) {
+			t.Fatalf("a wrong secret (the outsider's: %v)", bytes.Equal(got[:1], []byte{0xee}))
+		}
+		all := allBad(bad, err)
+		checkReasons(t, all)
+		for _, b := range all {
+			if untouched[b.Position] && b.Reason != Duplicate {
+				t.Fatalf("an untouched current share named: %v (err %v)", b, err)
+			}
+		}
+		good := map[int]bool{}
+		for k, s := range given {
+			if untouched[k] {
+				good[int(s[hdrIndex])] = true
+			}
+		}
+		// Each distinct share with an altered record is an error (one
+		// altered in its header fails its tag and does not count): within
+		// the bound, the secret comes back.
+		if len(good) >= threshold+len(recordAltered) && err != nil {
+			t.Fatalf("%d good indexes, %d altered: %v", len(good), len(recordAltered), err)
+		}
+	})
+}
+
+// refreshHeaders returns shares' refreshed headers.
+func refreshHeaders(shares [][]byte) ([][]byte, error) {
+	hs := make([][]byte, len(shares))
+	for i, s := range shares {
+		hs[i] = s[:headerSize]
+	}
+	return RefreshSSMSHeaders(hs)
+}

@@ -1,0 +1,267 @@
+package shamir
+
+import (
+	"crypto/hmac"
+	"crypto/subtle"
+	"slices"
+)
+
+// This file finds an SSMS split's key and key polynomial from its key
+// shares, for openSplit (ssms_open.go). Key shares are secret: they meet
+// only the engine (interpolate) and constant-time comparisons, and are
+// never used to index memory; the code branches on which of them agree,
+// which is reported anyway.
+
+// A keyVar is one value given for the key share of one index, and the
+// shares that give it: copies of a header are one keyVar.
+type keyVar struct {
+	x      byte
+	y      *[keySize]byte
+	tag    [tagSize]byte
+	shares []*shareIn
+}
+
+// keyVars returns the distinct headers of shares, which are of one split
+// name and one set of parameters and sorted by index. Copies are found by
+// their index and tag, which are public, and then their key shares are
+// compared in constant time: no memory is indexed by a key share, and
+// their number is linear in that of the shares.
+func keyVars(shares []*shareIn) []keyVar {
+	var vs []keyVar
+	type at struct {
+		index int
+		tag   [tagSize]byte
+	}
+	seen := make(map[at][]int)
+	for _, s := range shares {
+		k := at{s.hdr.index, s.hdr.tag}
+		i := slices.IndexFunc(seen[k], func(j int) bool {
+			return subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
+		})
+		if i >= 0 {
+			j := seen[k][i]
+			vs[j].shares = append(vs[j].shares, s)
+			continue
+		}
+		seen[k] = append(seen[k], len(vs))
+		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, tag: s.hdr.tag, shares: []*shareIn{s}})
+	}
+	return vs
+}
+
+// firstPerIndex returns the places in vs of the first value of each index,
+// leaving out those set in out (nil: none). vs is by index.
+func firstPerIndex(vs []keyVar, out []bool) []int {
+	var reps []int
+	for i, v := range vs {
+		if (out == nil || !out[i]) && (len(reps) == 0 || vs[reps[len(reps)-1]].x != v.x) {
+			reps = append(reps, i)
+		}
+	}
+	return reps
+}
+
+// findKey looks for threshold t key shares among vs whose key, key, has
+// the split ID id. The ID commits to the key, so any key found is the
+// split's, and a polynomial whose key fails is no holder's: the values on
+// it are set aside and the rest decoded again (an outsider's whole split
+// given beside fewer genuine shares is peeled off so). In each round: the
+// first value of the first t indexes; those the error-correcting decoder
+// does not flag. Then a bounded search of subsets.
+func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
+	try := func(sub []int) bool {
+		xs := make([]byte, len(sub))
+		ys := make([][]byte, len(sub))
+		for i, j := range sub {
+			xs[i], ys[i] = vs[j].x, vs[j].y[:]
+		}
+		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
+		return splitIDOf(key) == id
+	}
+	out := make([]bool, len(vs)) // set aside: on a polynomial whose key failed
+	for round := 0; round < 8; round++ {
+		reps := firstPerIndex(vs, out)
+		if len(reps) < t {
+			break
+		}
+		if try(reps[:t]) {
+			return true
+		}
+		sub := reps[:t]
+		if len(reps) > t {
+			if sub = unflagged(vs, reps, t); sub == nil {
+				break
+			}
+			if try(sub) {
+				return true
+			}
+		}
+		on := onPoly(vs, sub)
+		for i := range vs {
+			out[i] = out[i] || on[i]
+		}
+	}
+	if eachSubset(len(vs), t, func(sub []int) bool { return distinctX(vs, sub) && try(sub) }) {
+		return true
+	}
+	clear(key[:])
+	return false
+}
+
+// unflagged returns t of the values reps (distinct x) that the
+// error-correcting decoder does not flag, or nil if it flags too many.
+func unflagged(vs []keyVar, reps []int, t int) []int {
+	xs := make([]byte, len(reps))
+	ys := make([][]byte, len(reps))
+	for i, j := range reps {
+		xs[i], ys[i] = vs[j].x, vs[j].y[:]
+	}
+	bad, ok := findBad(xs, ys, t)
+	if !ok {
+		return nil
+	}
+	var sub []int
+	for i, j := range reps {
+		if !slices.Contains(bad, i) && len(sub) < t {
+			sub = append(sub, j)
+		}
+	}
+	if len(sub) < t {
+		return nil
+	}
+	return sub
+}
+
+// onPoly reports which of vs lie on the polynomial of degree < len(sub)
+// through the values sub.
+func onPoly(vs []keyVar, sub []int) []bool {
+	px := make([]byte, len(sub))
+	py := make([][]byte, len(sub))
+	for i, j := range sub {
+		px[i], py[i] = vs[j].x, vs[j].y[:]
+	}
+	return agreeWith(vs, px, py)
+}
+
+// agreeWith reports which of vs lie on the polynomial through the points
+// (px, py), comparing in constant time.
+func agreeWith(vs []keyVar, px []byte, py [][]byte) []bool {
+	var xs []byte // the distinct x of vs
+	for _, v := range vs {
+		if !slices.Contains(xs, v.x) {
+			xs = append(xs, v.x)
+		}
+	}
+	vals := make([][]byte, len(xs))
+	buf := make([]byte, len(xs)*keySize)
+	defer clear(buf)
+	var targets []byte
+	var outs [][]byte
+	for i, x := range xs {
+		vals[i] = buf[i*keySize : (i+1)*keySize]
+		// interpolate takes no target among its points: those values are
+		// py's.
+		if j := slices.Index(px, x); j >= 0 {
+			copy(vals[i], py[j])
+		} else {
+			targets, outs = append(targets, x), append(outs, vals[i])
+		}
+	}
+	if len(targets) > 0 {
+		interpolate(outs, targets, px, py)
+	}
+	on := make([]bool, len(vs))
+	for i, v := range vs {
+		on[i] = subtle.ConstantTimeCompare(vals[slices.Index(xs, v.x)], v.y[:]) == 1
+	}
+	return on
+}
+
+// distinctX reports whether the values sub of vs have distinct x.
+func distinctX(vs []keyVar, sub []int) bool {
+	for i := range sub {
+		for j := range i {
+			if vs[sub[i]].x == vs[sub[j]].x {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// eachSubset calls f with subsets of k of 0…n−1, in lexicographic order,
+// until f returns true (then it returns true), the subsets run out, or
+// maxTries(k+1) subsets were tried.
+func eachSubset(n, k int, f func([]int) bool) bool {
+	if k > n || k == 0 {
+		return false
+	}
+	idx := make([]int, k)
+	for i := range idx {
+		idx[i] = i
+	}
+	for tries := 0; tries < maxTries(k+1); tries++ {
+		if f(idx) {
+			return true
+		}
+		if !nextSubset(idx, n) {
+			break
+		}
+	}
+	return false
+}
+
+// keyPoly settles which of vs (the distinct key shares of one group of
+// shares whose tags hold) lie on the dealer's polynomial: the one of
+// degree < t through (0, key) that is unique within the bound. Any two
+// polynomials of degree < t agree at no more than t−1 points, so with a
+// the number of indexes whose key share lies on P and e the values off it
+// (plus others: distinct headers of the split's name that claim other
+// parameters), no other polynomial is as well supported when a >= t + e,
+// the bound the chunks are held to too. Beyond it, the values off P may be
+// a holder's as much as those on it: keyPoly reports false.
+func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) {
+	var on []bool
+	judge := func(sub []int) bool {
+		px := append(make([]byte, 0, t), 0)
+		py := append(make([][]byte, 0, t), key[:])
+		for _, j := range sub {
+			px, py = append(px, vs[j].x), append(py, vs[j].y[:])
+		}
+		on = agreeWith(vs, px, py)
+		a, e := 0, others
+		var seen []byte
+		for i, v := range vs {
+			switch {
+			case !on[i]:
+				e++
+			case !slices.Contains(seen, v.x):
+				seen = append(seen, v.x)
+				a++
+			}
+		}
+		return a >= t+e
+	}
+	reps := firstPerIndex(vs, nil)
+	if len(reps) < t {
+		return nil, false
+	}
+	if judge(reps[:t-1]) {
+		return on, true
+	}
+	if len(reps) > t {
+		if sub := unflagged(vs, reps, t); sub != nil && judge(sub[:t-1]) {
+			return on, true
+		}
+	}
+	if eachSubset(len(vs), t-1, func(sub []int) bool { return distinctX(vs, sub) && judge(sub) }) {
+		return on, true
+	}
+	return nil, false
+}
+
+// tagHolds reports whether the tag of the header h holds under tk.
+func tagHolds(h *header, tk *[32]byte) bool {
+	tag := headerTag(h.signed[:], tk)
+	return hmac.Equal(tag[:], h.tag[:])
+}

@@ -1,0 +1,656 @@
+package shamir
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// This file is the start of the reading pipeline that every SSMS operation
+// shares: shares → one split → authenticated chunks → consumers. openSplit
+// sorts the shares whose headers parsed by split ID and generation, refuses
+// to choose between splits, and unlocks the one named: it recovers the key
+// from the key shares and checks it against the split ID, which commits to
+// it; checks every header's tag under it; and settles which shares hold the
+// split's key shares. What it returns, a combiner, yields the split's
+// authenticated chunks (ssms_decode.go decodes each) to the consumers:
+// CombineSSMS (ssms_combine.go), the reader (ssms_stream.go) and the
+// lifecycle functions (ssms_lifecycle.go), none of which reads another's
+// internals.
+//
+// Who can do what here (docs/SECURITY.md). An outsider, who reads every
+// header but holds no key, can give shares of a split of their own under
+// the genuine split ID: their key fails the commitment, and with the
+// genuine key their headers' tags fail, so they are named Forged, whatever
+// their number and order. Holders who know the key can make headers that
+// authenticate, with key shares off the dealer's polynomial: those are
+// outvoted only within the error-correction bound, and beyond it the
+// shares are refused, never chosen between.
+
+// A combiner recovers the secret of one split, chunk by chunk, from the
+// shares openSplit settled on.
+type combiner struct {
+	all []*shareIn // by position in the caller's argument
+
+	live  []*shareIn // the shares of the split not found bad, by index and position
+	h     *header    // the header of a live share: the split's parameters
+	dec   *decoder   // the split's key and scratch; nil until openSplit found the key
+	count uint64     // the number of the next chunk
+	done  bool
+
+	inParallel int // the chunks rest took from its parallel pass, for tests
+
+	ci chunkIn // scratch
+}
+
+// setGroup makes g the shares the combiner recovers the secret from.
+func (c *combiner) setGroup(g []*shareIn) {
+	c.live = byIndex(g)
+	c.h = g[0].hdr
+}
+
+// byIndex returns a copy of shares sorted by index, and by position among
+// equal indexes.
+func byIndex(shares []*shareIn) []*shareIn {
+	s := slices.Clone(shares)
+	slices.SortStableFunc(s, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
+	return s
+}
+
+// release clears the key and gives back the buffers.
+func (c *combiner) release() {
+	if c.dec != nil {
+		c.dec.release()
+	}
+}
+
+// drop removes from live the shares found bad, in one pass.
+func (c *combiner) drop() {
+	c.live = slices.DeleteFunc(c.live, func(s *shareIn) bool { return s.why != 0 })
+}
+
+// good returns the number of distinct indexes among the live shares.
+func (c *combiner) good() int {
+	n := 0
+	for i, s := range c.live {
+		if i == 0 || s.hdr.index != c.live[i-1].hdr.index {
+			n++
+		}
+	}
+	return n
+}
+
+// read reads the live shares' records of the chunk c.count into c.ci.
+// The records are read in the order of the shares' indexes, whatever the
+// order of the arguments: the order in which NewSplitWriter writes them, so
+// that a reader connected to it with pipes, given in any order, never waits
+// for a record the writer cannot write yet. (The headers, whose indexes are
+// not known before they are read, are read concurrently.)
+func (c *combiner) read() *chunkIn {
+	ci := &c.ci
+	ci.reset(c.count, c.live)
+	for k, s := range ci.shares {
+		ci.recs[k], ci.why[k] = s.next(c.count)
+	}
+	return ci
+}
+
+// apply drops the shares ci found bad.
+func (c *combiner) apply(ci *chunkIn) {
+	for k, why := range ci.why {
+		if why != 0 {
+			ci.shares[k].why = why
+		}
+	}
+	c.drop()
+}
+
+// chunk appends the next chunk of the secret to dst, once it is
+// authenticated; after the last chunk, c.done is set. On error it returns dst
+// as it was, for the caller to clear.
+func (c *combiner) chunk(dst []byte) ([]byte, error) {
+	// Enforcement can change between calls (fips140.WithoutEnforcement),
+	// so a reader asks again before each chunk.
+	if err := checkApproved(c.h.aead); err != nil {
+		return dst, c.fail(err)
+	}
+	ci := c.read()
+	out, last, res := c.dec.open(ci, dst)
+	switch res {
+	case ambiguous:
+		return dst, c.ambiguous(ci)
+	case notOpened:
+		c.apply(ci)
+		return dst, c.fail(c.why())
+	}
+	c.apply(ci)
+	c.opened(last)
+	return out, nil
+}
+
+// sealedData returns the data fragments of the chunk chunk last returned,
+// of n plaintext bytes: its authenticated ciphertext, valid until the next
+// call of chunk. The lifecycle functions disperse it to new rows.
+func (c *combiner) sealedData(n int) [][]byte { return c.dec.dataFragments(n) }
+
+// ambiguous returns the error for a chunk whose shares form two consistent
+// sets: nothing is blamed but what reading found.
+func (c *combiner) ambiguous(ci *chunkIn) error {
+	sets := make([][]int, len(ci.sets))
+	for i, set := range ci.sets {
+		for _, k := range set {
+			sets[i] = append(sets[i], ci.shares[k].pos)
+		}
+		slices.Sort(sets[i])
+	}
+	c.apply(ci)
+	e := c.fail(ErrInconsistentShares).(*CombineError)
+	e.Sets = sets
+	return e
+}
+
+// opened moves on from a chunk that opened.
+func (c *combiner) opened(last bool) {
+	c.count++
+	if !last {
+		return
+	}
+	c.done = true
+	for _, s := range c.live {
+		s.why = s.atEnd()
+	}
+	c.drop()
+	c.markCopies()
+}
+
+// markCopies marks Duplicate every live share but the first of each
+// index: once the secret is recovered, they were checked against every
+// chunk, so they are copies of it; before (when it is not), they have its
+// header (openSplit kept only the key shares on the split's polynomial)
+// and agreed with every chunk read, as far as could be checked copies.
+func (c *combiner) markCopies() {
+	for i := 1; i < len(c.live); i++ {
+		if c.live[i].hdr.index == c.live[i-1].hdr.index {
+			c.live[i].why = Duplicate
+		}
+	}
+	c.drop()
+}
+
+// why returns why a chunk did not open: too few shares with good records,
+// or shares that disagree in a way the decoder could not resolve.
+func (c *combiner) why() error {
+	if c.good() < c.h.threshold {
+		return ErrNotEnoughShares
+	}
+	return ErrInconsistentShares
+}
+
+// badShares returns the shares found bad so far, by position.
+func (c *combiner) badShares() []BadShare {
+	var bad []BadShare
+	for _, s := range c.all {
+		if s.why != 0 {
+			bad = append(bad, BadShare{Position: s.pos, Reason: s.why, Err: s.ioErr})
+		}
+	}
+	return bad
+}
+
+// fail returns the error for a secret that cannot be recovered, for the
+// reason why.
+func (c *combiner) fail(why error) error {
+	if c.h != nil {
+		c.markCopies()
+	}
+	e := &CombineError{Err: why, Bad: c.badShares()}
+	if c.h != nil {
+		e.Good, e.Needed = c.good(), c.h.threshold
+	}
+	return e
+}
+
+// rest recovers the chunks after the first of shares held in memory,
+// appending them to secret, on up to GOMAXPROCS goroutines.
+//
+// The result is the sequential one's, byte for byte and share for share.
+// Each goroutine decodes its chunks with the shares live after the first
+// chunk; every chunk but the last is full, so where a share's record of a
+// chunk starts follows from the chunk's number. Then the chunks are taken
+// in order while they opened with the shares live at that point in a
+// sequential run: up to and including the first chunk that finds a share
+// bad (the chunks after it were decoded with that share, which a sequential
+// run would have dropped). From there on, or from a chunk that did not
+// open, the chunks are recovered one by one, as a sequential run would.
+func (c *combiner) rest(secret []byte) ([]byte, error) {
+	if chunks, size := c.held(); chunks >= 2 && runtime.GOMAXPROCS(0) > 1 && checkApproved(c.h.aead) == nil {
+		secret, c.inParallel = c.parallel(secret, chunks, size)
+	}
+	var err error
+	for !c.done && err == nil {
+		secret, err = c.chunk(secret)
+	}
+	return secret, err
+}
+
+// held returns how many more chunks the live shares held in memory can
+// make, and a bound on their plaintext length: a chunk needs threshold
+// records, so no more than the threshold-th longest live share holds. The
+// bound is at most threshold times that share's length: memory follows
+// the input, not a chunk size that headers claim.
+func (c *combiner) held() (chunks, size int) {
+	h, t := c.h, c.h.threshold
+	var lens []int
+	for _, s := range c.live {
+		lens = append(lens, max(0, len(s.mem)-s.off))
+	}
+	if len(lens) < t {
+		return 0, 0
+	}
+	slices.Sort(lens)
+	n := lens[len(lens)-t]
+	full := recordSize(h, h.chunkSize)
+	chunks, rest := n/full, n%full
+	size = chunks * h.chunkSize
+	if rest > 0 {
+		chunks++
+		size += max(0, (rest-recordOverhead)*t)
+	}
+	return chunks, size
+}
+
+// A chunkResult is what a goroutine of parallel found of one chunk.
+type chunkResult struct {
+	n        int // the plaintext length, when ok
+	ok, last bool
+	bad      []BadShare // Position is the share's place in the live shares
+}
+
+// parallel decodes up to chunks chunks from c.count on, each into its place
+// in secret, and takes those it can as a sequential run would (see rest).
+func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
+	h, size := c.h, c.h.chunkSize
+	full := recordSize(h, size)
+	base := len(secret)
+	secret = slices.Grow(secret, bound)
+	space := secret[:base+bound]
+	live := slices.Clone(c.live)
+	from := c.count
+	results := make([]chunkResult, chunks)
+	var mu sync.Mutex
+	var decs []*decoder
+	forChunksOf(chunks, max(1, parallelChunk/size), func() (func(int, int, int), func()) {
+		d := c.dec.withKey()
+		mu.Lock()
+		decs = append(decs, d)
+		mu.Unlock()
+		var ci chunkIn
+		var num chunkNum
+		return func(_, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				ci.reset(from+uint64(j), live)
+				num.set(from+uint64(j), false)
+				for k, s := range live {
+					off := s.off + j*full
+					ci.recs[k], ci.why[k] = recordAt(s.hdr, &num, s.mem[min(off, len(s.mem)):])
+				}
+				at := base + j*size
+				dst := space[at:at:min(at+size, len(space))]
+				out, last, res := d.open(&ci, dst)
+				ok := res == opened
+				if ok && len(out) > cap(dst) {
+					// Not in space (unreachable, by held's bound):
+					// left to the sequential run.
+					clear(out)
+					ok = false
+				}
+				r := chunkResult{n: len(out), ok: ok, last: last}
+				for k, why := range ci.why {
+					if why != 0 {
+						r.bad = append(r.bad, BadShare{Position: k, Reason: why})
+					}
+				}
+				results[j] = r
+			}
+		}, nil
+	})
+	for _, d := range decs {
+		d.release()
+	}
+	secret, taken := c.take(secret[:base], results, live)
+	// Plaintext of chunks decoded but not taken is not the secret's yet.
+	clear(secret[len(secret):cap(secret)])
+	return secret, taken
+}
+
+// take takes the chunks of results, decoded in parallel with the shares
+// live into their places after secret, in order as a sequential run would:
+// while they opened, up to and including the first that found a share bad
+// or was the last. It returns the secret extended and how many it took.
+func (c *combiner) take(secret []byte, results []chunkResult, live []*shareIn) ([]byte, int) {
+	h, size := c.h, c.h.chunkSize
+	full := recordSize(h, size)
+	base := len(secret)
+	taken := 0
+	for j, r := range results {
+		if !r.ok {
+			break
+		}
+		taken++
+		secret = secret[:base+j*size+r.n]
+		for _, s := range live {
+			s.off += full
+		}
+		for _, b := range r.bad {
+			live[b.Position].why = b.Reason
+		}
+		c.drop()
+		if r.last {
+			// The last record is shorter than a full one.
+			for _, s := range c.live {
+				s.off += recordSize(h, r.n) - full
+			}
+		}
+		c.opened(r.last)
+		if r.last || len(r.bad) > 0 {
+			break
+		}
+	}
+	return secret, taken
+}
+
+// groupByName returns the names of the splits (ID and generation) of the
+// shares whose headers parsed, in the order of their first share, and the
+// shares of each.
+func groupByName(all []*shareIn) ([]SplitName, map[SplitName][]*shareIn) {
+	var names []SplitName
+	byName := make(map[SplitName][]*shareIn)
+	for _, s := range all {
+		if s.hdr == nil {
+			continue
+		}
+		n := SplitName{s.hdr.id, s.hdr.gen}
+		if byName[n] == nil {
+			names = append(names, n)
+		}
+		byName[n] = append(byName[n], s)
+	}
+	return names, byName
+}
+
+// openSplit is the one constructor of the reading pipeline. It returns the
+// combiner of the split want, or of the only split among all when want is
+// nil, with the split's key recovered and checked. Shares of other splits
+// are OtherSplit (OtherGeneration for another generation of want's split)
+// when want names one; when it does not, shares of more than one split or
+// generation fail with ErrMixedSplits.
+func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
+	names, byName := groupByName(all)
+	names = settleGenerations(names, byName)
+	if want == nil && len(names) > 1 {
+		return nil, mixedSplits(all, names, byName)
+	}
+	var mine []*shareIn
+	switch {
+	case want != nil:
+		for _, n := range names {
+			for _, s := range byName[n] {
+				switch {
+				case n.ID != want.ID:
+					s.why = OtherSplit
+				case n != *want:
+					s.why = OtherGeneration
+				}
+			}
+		}
+		mine = byName[*want]
+	case len(names) == 1:
+		mine = byName[names[0]]
+	}
+	c := &combiner{all: all}
+	if len(mine) == 0 {
+		return nil, c.fail(ErrNotEnoughShares)
+	}
+	if err := c.unlock(mine); err != nil {
+		c.release()
+		return nil, err
+	}
+	return c, nil
+}
+
+// settleGenerations checks the generation of the shares of each split ID
+// given with more than one: the key is the same in every generation, and
+// the generation is under the tag, so once the key is recovered from any
+// generation, a share whose tag fails under it is Forged, not of a
+// generation of its own. It returns the names left.
+func settleGenerations(names []SplitName, byName map[SplitName][]*shareIn) []SplitName {
+	gens := make(map[SplitID]int)
+	for _, n := range names {
+		gens[n.ID]++
+	}
+	var key, tk [keySize]byte
+	defer clear(key[:])
+	defer clear(tk[:])
+	for id, count := range gens {
+		if count < 2 || !keyOf(id, names, byName, &key) {
+			continue
+		}
+		tk = tagKey(&key)
+		for _, n := range names {
+			if n.ID != id {
+				continue
+			}
+			byName[n] = slices.DeleteFunc(byName[n], func(s *shareIn) bool {
+				if tagHolds(s.hdr, &tk) {
+					return false
+				}
+				s.why = Forged
+				return true
+			})
+		}
+	}
+	return slices.DeleteFunc(names, func(n SplitName) bool { return len(byName[n]) == 0 })
+}
+
+// keyOf recovers the key of the split id from the shares of any of its
+// generations.
+func keyOf(id SplitID, names []SplitName, byName map[SplitName][]*shareIn, key *[keySize]byte) bool {
+	for _, n := range names {
+		if n.ID != id {
+			continue
+		}
+		for _, g := range groupByParams(byName[n]) {
+			h := g[0].hdr
+			if checkApproved(h.aead) == nil && findKey(keyVars(byIndex(g)), h.threshold, id, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mixedSplits returns the error for shares of several splits or
+// generations, given in the order names: it unlocks each and opens its
+// first chunk, to count its good shares and tell the newest generation of
+// each split whose key was recovered.
+func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shareIn) error {
+	e := &CombineError{Err: ErrMixedSplits}
+	newest := make(map[SplitID]int) // the place in e.Splits of the newest unlocked generation
+	for _, n := range names {
+		shares := byName[n]
+		sp := SplitShares{ID: n.ID, Generation: n.Generation, Threshold: shares[0].hdr.threshold}
+		for _, s := range shares {
+			sp.Positions = append(sp.Positions, s.pos)
+		}
+		c := &combiner{all: all}
+		if c.unlock(shares) == nil {
+			sp.Threshold = c.h.threshold
+			if j, ok := newest[n.ID]; !ok || e.Splits[j].Generation < n.Generation {
+				newest[n.ID] = len(e.Splits)
+			}
+			if shares[0].mem == nil && shares[0].r == nil {
+				sp.Good = c.good() // headers alone (RefreshSSMSHeaders)
+			} else if out, err := c.chunk(nil); err == nil {
+				clear(out)
+				sp.Good = c.good()
+			}
+		}
+		c.release()
+		e.Splits = append(e.Splits, sp)
+	}
+	for _, j := range newest {
+		e.Splits[j].Newest = true
+	}
+	e.Bad = (&combiner{all: all}).badShares()
+	return e
+}
+
+// groupByParams returns the shares in groups of those whose headers agree
+// on the split's parameters (everything before the index), the groups with
+// the most shares first, and among equals the first given first.
+func groupByParams(shares []*shareIn) [][]*shareIn {
+	var groups [][]*shareIn
+	for _, s := range shares {
+		i := slices.IndexFunc(groups, func(g []*shareIn) bool { return g[0].hdr.ad == s.hdr.ad })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], s)
+	}
+	slices.SortStableFunc(groups, func(a, b []*shareIn) int { return len(b) - len(a) })
+	return groups
+}
+
+// unlock recovers the key of shares (the shares of one split name), checks
+// it against the split ID and every header's tag under it, and settles the
+// shares the combiner reads: those of the one group of parameters with
+// threshold authenticated shares, whose key shares lie on the dealer's
+// polynomial. Shares whose tags fail are Forged; shares that authenticate
+// but claim other parameters, or whose key share is off the polynomial,
+// are Inconsistent.
+func (c *combiner) unlock(shares []*shareIn) error {
+	var key, tk [keySize]byte
+	defer clear(key[:])
+	defer clear(tk[:])
+	groups := groupByParams(shares)
+	if err := c.groupKey(groups, &key); err != nil {
+		return err
+	}
+	tk = tagKey(&key)
+	main, others, err := c.mainGroup(authenticated(groups, &tk))
+	if err != nil {
+		return err
+	}
+	c.setGroup(main)
+	vs := keyVars(c.live)
+	e := 0
+	for _, g := range others {
+		e += len(keyVars(byIndex(g)))
+	}
+	on, ok := keyPoly(vs, c.h.threshold, &key, e)
+	if !ok {
+		return c.fail(ErrInconsistentShares)
+	}
+	for _, g := range others {
+		for _, s := range g {
+			s.why = Inconsistent
+		}
+	}
+	for i, v := range vs {
+		if !on[i] {
+			for _, s := range v.shares {
+				s.why = Inconsistent
+			}
+		}
+	}
+	c.drop()
+	c.dec = newDecoder(c.h, &key, &tk)
+	return nil
+}
+
+// groupKey sets key to the split's key, found from the key shares of one
+// of groups (the shares of one split name, by parameters), the largest
+// first: the ID commits to the key, so whichever group gives it, it is the
+// same. Groups whose AEAD FIPS 140-only mode refuses are skipped.
+func (c *combiner) groupKey(groups [][]*shareIn, key *[keySize]byte) error {
+	var refused error
+	for _, g := range groups {
+		h := g[0].hdr
+		if err := checkApproved(h.aead); err != nil {
+			refused = cmp.Or(refused, err)
+			continue
+		}
+		if findKey(keyVars(byIndex(g)), h.threshold, h.id, key) {
+			return nil
+		}
+	}
+	c.setGroup(groups[0])
+	if refused != nil && checkApproved(c.h.aead) != nil {
+		return c.fail(refused)
+	}
+	return c.fail(c.why())
+}
+
+// authenticated returns the shares of groups whose headers' tags hold
+// under tk, and marks the others Forged: made without the split's key.
+func authenticated(groups [][]*shareIn, tk *[32]byte) []*shareIn {
+	var valid []*shareIn
+	for _, g := range groups {
+		for _, v := range keyVars(byIndex(g)) {
+			ok := tagHolds(v.shares[0].hdr, tk)
+			for _, s := range v.shares {
+				if ok {
+					valid = append(valid, s)
+				} else {
+					s.why = Forged
+				}
+			}
+		}
+	}
+	return valid
+}
+
+// mainGroup returns, of the shares whose tags hold, the one group of
+// parameters with at least its threshold of distinct indexes, and the
+// other groups. Two such groups are two consistent sets, which only
+// holders of the key can make: it refuses them.
+func (c *combiner) mainGroup(valid []*shareIn) ([]*shareIn, [][]*shareIn, error) {
+	if len(valid) == 0 {
+		return nil, nil, c.fail(ErrNotEnoughShares)
+	}
+	groups := groupByParams(valid)
+	var full [][]*shareIn
+	for _, g := range groups {
+		c.setGroup(g)
+		if c.good() >= c.h.threshold {
+			full = append(full, g)
+		}
+	}
+	switch len(full) {
+	case 0:
+		c.setGroup(groups[0])
+		return nil, nil, c.fail(ErrNotEnoughShares)
+	case 1:
+	default:
+		c.setGroup(full[0])
+		e := c.fail(ErrInconsistentShares).(*CombineError)
+		for _, g := range full[:2] {
+			var set []int
+			for _, s := range g {
+				set = append(set, s.pos)
+			}
+			slices.Sort(set)
+			e.Sets = append(e.Sets, set)
+		}
+		return nil, nil, e
+	}
+	var others [][]*shareIn
+	for _, g := range groups {
+		if g[0].hdr.ad != full[0][0].hdr.ad {
+			others = append(others, g)
+		}
+	}
+	return full[0], others, nil
+}

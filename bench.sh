@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# bench.sh measures what the README's speed section reports and prints its
+# tables: this package beside Vault's (interop/), and SSMS on 64 MiB with one
+# and two cores. It runs ROUNDS (default 6) rounds, each running every
+# benchmark once, so that the two packages are measured side by side in time
+# and a slow moment of a shared machine touches both; figures are medians
+# over the rounds, ratios medians of each round's ratio (interop/speed).
+# Each -cpu value runs in a process of its own (with b.Loop, -cpu 1,2 in one
+# process gave -cpu 1 rows equal to the -cpu 2 ones; golang/go#49980).
+# Vault's Combine of 1 MiB with threshold 10 takes about 15 s an operation,
+# so a round takes about a minute.
+set -euo pipefail
+cd "$(dirname "$0")"
+rounds=${ROUNDS:-6}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+go test -c -o "$out/root.test" .
+(cd interop && go test -c -o "$out/interop.test" .)
+interop='^Benchmark(Split|Combine)$/^(gf256|gf256ssms|vault)$/^(32B_n5_t3|32B_n255_t255|1MiB_n5_t3|1MiB_n10_t10)$'
+for r in $(seq "$rounds"); do
+	echo "round $r of $rounds" >&2
+	(cd interop && "$out/interop.test" -test.run '^$' -test.bench "$interop" -test.benchmem -test.cpu 1) >"$out/interop-cpu1-$r.txt"
+	"$out/root.test" -test.run '^$' -test.bench '^BenchmarkSSMS64MiB$' -test.benchmem -test.cpu 1 >"$out/root-cpu1-$r.txt"
+	"$out/root.test" -test.run '^$' -test.bench '^BenchmarkSSMS64MiB$' -test.benchmem -test.cpu 2 >"$out/root-cpu2-$r.txt"
+done
+(cd interop && go run ./speed "$out")

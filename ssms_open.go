@@ -2,6 +2,7 @@ package shamir
 
 import (
 	"cmp"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -590,7 +591,16 @@ func (c *combiner) groupKey(groups [][]*shareIn, key *[keySize]byte) error {
 	if refused != nil && checkApproved(c.h.aead) != nil {
 		return c.fail(refused)
 	}
-	return c.fail(c.why())
+	if c.good() < c.h.threshold {
+		return c.fail(ErrNotEnoughShares)
+	}
+	// Threshold indexes, and no key from them gives the split ID: too many
+	// of them were made without the key (an outsider's), or altered. None
+	// is known good.
+	e := c.fail(fmt.Errorf("%w: no %d of the key shares give a key that matches the split ID",
+		ErrInconsistentShares, c.h.threshold)).(*CombineError)
+	e.Good = 0
+	return e
 }
 
 // authenticated returns the shares of groups whose headers' tags hold

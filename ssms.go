@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"sync"
@@ -344,9 +345,10 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	binary.BigEndian.PutUint32(ad[hdrChunkSize:], uint32(chunkSize))
 	copy(ad[hdrSplitID:], id[:])
 	hbuf := make([]byte, parts*headerSize)
+	tg := newTagger(&tk)
 	for i := range parts {
 		e.headers[i] = hbuf[i*headerSize : (i+1)*headerSize]
-		putHeader(e.headers[i], &ad, i, 0, keyShares[i], &tk)
+		putHeader(e.headers[i], &ad, i, 0, keyShares[i], tg)
 		e.seeds[i] = recordSeed(e.headers[i])
 	}
 	return e, nil
@@ -360,30 +362,31 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 // combine. Finding a second key with a given ID is a second preimage of
 // 128-bit truncated SHA-256, about 2^128 work (docs/FORMAT.md).
 func splitIDOf(key *[keySize]byte) SplitID {
-	h := sha256.New()
-	h.Write([]byte("GFSSMS split ID"))
-	h.Write(key[:])
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
+	const label = "GFSSMS split ID"
+	var b [len(label) + keySize]byte
+	defer clear(b[:])
+	copy(b[:], label)
+	copy(b[len(label):], key[:])
+	sum := sha256.Sum256(b[:])
 	return SplitID(sum[:splitIDSize])
 }
 
 // makeHeader returns the header of the share of the given index,
 // generation and key share in the split whose common fields are ad, tagged
-// under tk (tagKey of the split's key).
-func makeHeader(ad *[adSize]byte, index int, generation uint32, keyShare []byte, tk *[32]byte) []byte {
+// with tg (the split's tagger).
+func makeHeader(ad *[adSize]byte, index int, generation uint32, keyShare []byte, tg *tagger) []byte {
 	h := make([]byte, headerSize)
-	putHeader(h, ad, index, generation, keyShare, tk)
+	putHeader(h, ad, index, generation, keyShare, tg)
 	return h
 }
 
 // putHeader is makeHeader into h, of headerSize bytes.
-func putHeader(h []byte, ad *[adSize]byte, index int, generation uint32, keyShare []byte, tk *[32]byte) {
+func putHeader(h []byte, ad *[adSize]byte, index int, generation uint32, keyShare []byte, tg *tagger) {
 	copy(h, ad[:])
 	h[hdrIndex] = byte(index)
 	binary.BigEndian.PutUint32(h[hdrGeneration:], generation)
 	copy(h[hdrKeyShare:hdrTag], keyShare)
-	sealHeader(h, tk)
+	sealHeader(h, tg)
 }
 
 // tagKey derives from the key K the key of the key shares' tags:
@@ -396,6 +399,32 @@ func tagKey(key *[keySize]byte) [32]byte {
 	return k
 }
 
+// A tagger computes the tags of headers (headerTag) under one tag key,
+// with one HMAC for them all: a split's many headers cost one HMAC's
+// allocations. Like the AEADs, its HMAC holds the key expanded, in memory
+// the package cannot clear (docs/SECURITY.md).
+type tagger struct {
+	m   hash.Hash
+	sum [sha256.Size]byte
+}
+
+// newTagger returns the tagger under tk (tagKey).
+func newTagger(tk *[32]byte) *tagger { return &tagger{m: hmac.New(sha256.New, tk[:])} }
+
+// tag returns headerTag(h, tk).
+func (t *tagger) tag(h []byte) [tagSize]byte {
+	t.m.Reset()
+	t.m.Write(h[:hdrTag])
+	t.m.Sum(t.sum[:0])
+	return [tagSize]byte(t.sum[:tagSize])
+}
+
+// holds reports whether the tag of the parsed header h holds.
+func (t *tagger) holds(h *header) bool {
+	tag := t.tag(h.signed[:])
+	return hmac.Equal(tag[:], h.tag[:])
+}
+
 // headerTag returns the tag of the header h, whose fields before the tag
 // are set: the first 16 bytes of HMAC-SHA256 under tk (tagKey) of header
 // bytes 0…65. It authenticates each share's key share, and its index, on
@@ -403,18 +432,12 @@ func tagKey(key *[keySize]byte) [32]byte {
 // give the right key need not all be right (changes to two key shares can
 // cancel out at 0), so without the tags a combiner could not tell which
 // shares to blame. See docs/FORMAT.md.
-func headerTag(h []byte, tk *[32]byte) [tagSize]byte {
-	m := hmac.New(sha256.New, tk[:])
-	m.Write(h[:hdrTag])
-	var sum [sha256.Size]byte
-	m.Sum(sum[:0])
-	return [tagSize]byte(sum[:tagSize])
-}
+func headerTag(h []byte, tk *[32]byte) [tagSize]byte { return newTagger(tk).tag(h) }
 
-// sealHeader sets the tag (under tk) and the CRC of the header h, whose
+// sealHeader sets the tag (with tg) and the CRC of the header h, whose
 // other fields are set.
-func sealHeader(h []byte, tk *[32]byte) {
-	tag := headerTag(h, tk)
+func sealHeader(h []byte, tg *tagger) {
+	tag := tg.tag(h)
 	copy(h[hdrTag:hdrCRC], tag[:])
 	binary.BigEndian.PutUint32(h[hdrCRC:], crc32.Checksum(h[:hdrCRC], castagnoli))
 }
@@ -537,22 +560,31 @@ type header struct {
 // parseHeader parses and checks the first headerSize bytes of a share. It
 // returns the header, or nil and why it is bad.
 func parseHeader(b []byte) (*header, Reason) {
+	h := new(header)
+	if why := parseHeaderTo(h, b); why != 0 {
+		return nil, why
+	}
+	return h, 0
+}
+
+// parseHeaderTo is parseHeader into h.
+func parseHeaderTo(h *header, b []byte) Reason {
 	if len(b) < len(ssmsMagic) || string(b[:len(ssmsMagic)]) != ssmsMagic {
 		if len(b) < len(ssmsMagic) && string(b) == ssmsMagic[:len(b)] {
-			return nil, Truncated
+			return Truncated
 		}
-		return nil, NotSSMS
+		return NotSSMS
 	}
 	if len(b) <= hdrVersion {
-		return nil, Truncated
+		return Truncated
 	}
 	if b[hdrVersion] != ssmsVersion {
-		return nil, Unsupported
+		return Unsupported
 	}
 	if len(b) < headerSize {
-		return nil, Truncated
+		return Truncated
 	}
-	h := &header{
+	*h = header{
 		aead:      b[hdrAEAD],
 		overhead:  aeadOverhead(b[hdrAEAD]),
 		threshold: int(b[hdrThreshold]),
@@ -562,7 +594,7 @@ func parseHeader(b []byte) (*header, Reason) {
 		seed:      recordSeed(b),
 	}
 	if crc32.Checksum(b[:hdrCRC], castagnoli) != binary.BigEndian.Uint32(b[hdrCRC:]) {
-		return nil, Damaged
+		return Damaged
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.id[:], b[hdrSplitID:])
@@ -570,12 +602,12 @@ func parseHeader(b []byte) (*header, Reason) {
 	copy(h.tag[:], b[hdrTag:hdrCRC])
 	copy(h.signed[:], b[:hdrTag])
 	if err := checkSSMS(maxIndex+1, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
-		return nil, Unsupported
+		return Unsupported
 	} else if err != nil || h.index > maxIndex {
-		return nil, Damaged
+		return Damaged
 	}
 	h.x = keyX(h.index)
-	return h, 0
+	return 0
 }
 
 // IsSSMS reports whether b, the start of a file or a message, starts as an

@@ -129,6 +129,7 @@ type decoder struct {
 
 	key  [keySize]byte
 	tk   [32]byte // tagKey(key)
+	tags *tagger  // under tk
 	aead cipher.AEAD
 
 	// Scratch, reused from chunk to chunk.
@@ -155,8 +156,8 @@ type decoder struct {
 }
 
 // newDecoder returns the decoder of the split of h under key, whose tag key
-// is tk.
-func newDecoder(h *header, key, tk *[32]byte) *decoder {
+// is tk and tagger tags.
+func newDecoder(h *header, key, tk *[32]byte, tags *tagger) *decoder {
 	t := h.threshold
 	return &decoder{
 		h:        h,
@@ -165,6 +166,7 @@ func newDecoder(h *header, key, tk *[32]byte) *decoder {
 		key:      *key,
 		tk:       *tk,
 		aead:     mustAEAD(h.aead, key[:]),
+		tags:     tags,
 		giveBack: func() {},
 		ins:      make([][]byte, t),
 		seed:     maphash.MakeSeed(),
@@ -173,7 +175,7 @@ func newDecoder(h *header, key, tk *[32]byte) *decoder {
 
 // withKey returns a new decoder of d's split, with d's key.
 func (d *decoder) withKey() *decoder {
-	e := newDecoder(d.h, &d.key, &d.tk)
+	e := newDecoder(d.h, &d.key, &d.tk, d.tags)
 	e.code = d.code
 	return e
 }
@@ -182,7 +184,7 @@ func (d *decoder) withKey() *decoder {
 func (d *decoder) release() {
 	clear(d.key[:])
 	clear(d.tk[:])
-	d.aead = nil
+	d.aead, d.tags = nil, nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
 }
@@ -268,9 +270,10 @@ func (d *decoder) blame(ci *chunkIn) {
 }
 
 // variants groups the records of ci that passed their checks into
-// variants: d.vars, by index, and d.of, each share's. Copies are found by a
-// hash of the record (ciphertext, not secret), in time linear in the
-// records' size however many copies there are.
+// variants: d.vars, by index, and d.of, each share's. Copies (shares of
+// one index) are found by a keyed hash of the record (ciphertext, not
+// secret), in time linear in the records' size however many copies there
+// are; a share alone at its index is a variant of its own, unhashed.
 func (d *decoder) variants(ci *chunkIn) {
 	vars := d.vars[:0]
 	d.of = slices.Grow(d.of[:0], len(ci.shares))[:len(ci.shares)]
@@ -284,6 +287,13 @@ func (d *decoder) variants(ci *chunkIn) {
 			continue
 		}
 		r := ci.recs[k]
+		if (k == 0 || ci.shares[k-1].hdr.index != s.hdr.index) &&
+			(k+1 == len(ci.shares) || ci.shares[k+1].hdr.index != s.hdr.index) {
+			// The only share of its index: no copy to look for.
+			vars = append(vars, variant{index: s.hdr.index, rec: r})
+			d.of[k] = len(vars) - 1
+			continue
+		}
 		var mh maphash.Hash
 		mh.SetSeed(d.seed)
 		mh.WriteByte(byte(s.hdr.index))
@@ -398,7 +408,7 @@ func (d *decoder) judge(ci *chunkIn, sub []int, l recordLen, dst []byte, found *
 	if !ok {
 		return dst, false
 	}
-	d.agreement(l)
+	d.agreement(l, sub)
 	a, e := 0, 0
 	for i, v := range d.vars {
 		switch {
@@ -584,8 +594,10 @@ func nextSubset(idx []int, n int) bool {
 }
 
 // agreement sets the agree flag of every variant: whether its record is
-// the one the chunk now in d.ct (of length l) gives its index.
-func (d *decoder) agreement(l recordLen) {
+// the one the chunk now in d.ct (of length l), decoded from the variants
+// sub, gives its index. Those of sub agree by construction: decoding
+// inverts the code on their rows.
+func (d *decoder) agreement(l recordLen, sub []int) {
 	t := d.t
 	f := fragSize(l.n, t, d.h.overhead)
 	parity, rows := d.parity[:0], d.rows[:0]
@@ -593,6 +605,8 @@ func (d *decoder) agreement(l recordLen) {
 	for i := range d.vars {
 		v := &d.vars[i]
 		switch j := v.index; {
+		case slices.Contains(sub, i):
+			v.agree = true
 		case v.rec.n != l.n || v.rec.last != l.last:
 			v.agree = false
 		case j < t:

@@ -145,12 +145,17 @@ func chunkCount(num *chunkNum) uint64 {
 // memIns returns the shares held in memory as the combiner takes them.
 func memIns(shares [][]byte) []*shareIn {
 	ins := make([]*shareIn, len(shares))
+	slab := make([]struct {
+		in  shareIn
+		hdr header
+	}, len(shares))
 	for i, s := range shares {
-		ins[i] = &shareIn{pos: i}
-		ins[i].hdr, ins[i].why = parseHeader(s)
-		if ins[i].hdr != nil {
-			ins[i].mem = s[headerSize:]
+		in := &slab[i].in
+		*in = shareIn{pos: i}
+		if in.why = parseHeaderTo(&slab[i].hdr, s); in.why == 0 {
+			in.hdr, in.mem = &slab[i].hdr, s[headerSize:]
 		}
+		ins[i] = in
 	}
 	return ins
 }

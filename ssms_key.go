@@ -1,7 +1,6 @@
 package shamir
 
 import (
-	"crypto/hmac"
 	"crypto/subtle"
 	"slices"
 )
@@ -23,28 +22,57 @@ type keyVar struct {
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and tag, which are public, and then their key shares are
-// compared in constant time: no memory is indexed by a key share, and
-// their number is linear in that of the shares.
+// their index and tag, which are public (a map of the tags once an index
+// has many values, so that many copies cost linear time), and then their
+// key shares are compared in constant time: no memory is indexed by a key
+// share.
 func keyVars(shares []*shareIn) []keyVar {
-	var vs []keyVar
-	type at struct {
-		index int
-		tag   [tagSize]byte
-	}
-	seen := make(map[at][]int)
-	for _, s := range shares {
-		k := at{s.hdr.index, s.hdr.tag}
-		i := slices.IndexFunc(seen[k], func(j int) bool {
-			return subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
-		})
-		if i >= 0 {
-			j := seen[k][i]
-			vs[j].shares = append(vs[j].shares, s)
+	vs := make([]keyVar, 0, len(shares))
+	start := 0 // the first value of the current index in vs
+	var byTag map[[tagSize]byte][]int
+	for k, s := range shares {
+		if len(vs) == 0 || vs[len(vs)-1].x != s.hdr.x {
+			start, byTag = len(vs), nil
+		}
+		// The values of this index with the same tag: all of them while
+		// they are few, those the map holds when an index has many.
+		same := func(yield func(int) bool) {
+			if byTag == nil {
+				for j := start; j < len(vs); j++ {
+					if vs[j].tag == s.hdr.tag && !yield(j) {
+						return
+					}
+				}
+				return
+			}
+			for _, j := range byTag[s.hdr.tag] {
+				if !yield(j) {
+					return
+				}
+			}
+		}
+		found := -1
+		for j := range same {
+			if subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1 {
+				found = j
+				break
+			}
+		}
+		if found >= 0 {
+			vs[found].shares = append(vs[found].shares, s)
 			continue
 		}
-		seen[k] = append(seen[k], len(vs))
-		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, tag: s.hdr.tag, shares: []*shareIn{s}})
+		// A sub-slice with no room: appending a copy allocates, and never
+		// writes into shares.
+		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, tag: s.hdr.tag, shares: shares[k : k+1 : k+1]})
+		if byTag == nil && len(vs)-start > 16 {
+			byTag = make(map[[tagSize]byte][]int)
+			for j := start; j < len(vs); j++ {
+				byTag[vs[j].tag] = append(byTag[vs[j].tag], j)
+			}
+		} else if byTag != nil {
+			byTag[s.hdr.tag] = append(byTag[s.hdr.tag], len(vs)-1)
+		}
 	}
 	return vs
 }
@@ -258,10 +286,4 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 		return on, true
 	}
 	return nil, false
-}
-
-// tagHolds reports whether the tag of the header h holds under tk.
-func tagHolds(h *header, tk *[32]byte) bool {
-	tag := headerTag(h.signed[:], tk)
-	return hmac.Equal(tag[:], h.tag[:])
 }

@@ -364,7 +364,7 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 	interpolate(outs, targets, xs, ys)
 	hdrs := make([][]byte, len(idx))
 	for k, i := range idx {
-		hdrs[k] = makeHeader(&c.h.ad, i, c.h.gen, outs[k], &c.dec.tk)
+		hdrs[k] = makeHeader(&c.h.ad, i, c.h.gen, outs[k], c.dec.tags)
 	}
 	return hdrs
 }
@@ -484,7 +484,7 @@ func (c *combiner) refresh(rng io.Reader) ([][]byte, error) {
 	}
 	hdrs := make([][]byte, len(c.all))
 	for i, s := range c.live {
-		hdrs[s.pos] = makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize], &c.dec.tk)
+		hdrs[s.pos] = makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize], c.dec.tags)
 		clear(keys[i])
 	}
 	return hdrs, nil

@@ -48,7 +48,9 @@ type combiner struct {
 // setGroup makes g the shares the combiner recovers the secret from.
 func (c *combiner) setGroup(g []*shareIn) {
 	c.live = byIndex(g)
-	c.h = g[0].hdr
+	if len(g) > 0 {
+		c.h = g[0].hdr
+	}
 }
 
 // byIndex returns a copy of shares sorted by index, and by position among
@@ -426,6 +428,9 @@ func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
 // generation, a share whose tag fails under it is Forged, not of a
 // generation of its own. It returns the names left.
 func settleGenerations(names []SplitName, byName map[SplitName][]*shareIn) []SplitName {
+	if len(names) < 2 {
+		return names
+	}
 	gens := make(map[SplitID]int)
 	for _, n := range names {
 		gens[n.ID]++
@@ -438,12 +443,13 @@ func settleGenerations(names []SplitName, byName map[SplitName][]*shareIn) []Spl
 			continue
 		}
 		tk = tagKey(&key)
+		tg := newTagger(&tk)
 		for _, n := range names {
 			if n.ID != id {
 				continue
 			}
 			byName[n] = slices.DeleteFunc(byName[n], func(s *shareIn) bool {
-				if tagHolds(s.hdr, &tk) {
+				if tg.holds(s.hdr) {
 					return false
 				}
 				s.why = Forged
@@ -535,59 +541,102 @@ func (c *combiner) unlock(shares []*shareIn) error {
 	var key, tk [keySize]byte
 	defer clear(key[:])
 	defer clear(tk[:])
-	groups := groupByParams(shares)
+	groups := paramGroups(shares)
 	if err := c.groupKey(groups, &key); err != nil {
 		return err
 	}
 	tk = tagKey(&key)
-	main, others, err := c.mainGroup(authenticated(groups, &tk))
+	tags := newTagger(&tk)
+	authenticate(groups, tags)
+	main, err := c.mainGroup(groups)
 	if err != nil {
 		return err
 	}
-	c.setGroup(main)
-	vs := keyVars(c.live)
-	e := 0
-	for _, g := range others {
-		e += len(keyVars(byIndex(g)))
-	}
-	on, ok := keyPoly(vs, c.h.threshold, &key, e)
-	if !ok {
-		return c.fail(ErrInconsistentShares)
-	}
-	for _, g := range others {
-		for _, s := range g {
-			s.why = Inconsistent
+	e := 0 // the distinct headers that claim other parameters
+	for _, g := range groups {
+		if g != main {
+			e += len(g.vars)
 		}
 	}
-	for i, v := range vs {
-		if !on[i] {
-			for _, s := range v.shares {
-				s.why = Inconsistent
+	on, ok := keyPoly(main.vars, main.h.threshold, &key, e)
+	if !ok {
+		c.setGroup(main.shares())
+		return c.fail(ErrInconsistentShares)
+	}
+	var live []*shareIn
+	for i, v := range main.vars {
+		if on[i] {
+			live = append(live, v.shares...)
+		}
+	}
+	for _, g := range groups {
+		for i, v := range g.vars {
+			if g != main || !on[i] {
+				for _, s := range v.shares {
+					s.why = Inconsistent
+				}
 			}
 		}
 	}
-	c.drop()
-	c.dec = newDecoder(c.h, &key, &tk)
+	c.setGroup(live)
+	c.dec = newDecoder(c.h, &key, &tk, tags)
 	return nil
+}
+
+// A paramGroup is the shares of one split name that claim the same
+// parameters, as distinct headers (keyVars), by index.
+type paramGroup struct {
+	h    *header // the first share's
+	vars []keyVar
+}
+
+// paramGroups returns the shares in groups of those whose headers agree on
+// the split's parameters (everything before the index), the groups with
+// the most shares first, and among equals the first given first.
+func paramGroups(shares []*shareIn) []*paramGroup {
+	var groups []*paramGroup
+	for _, g := range groupByParams(shares) {
+		groups = append(groups, &paramGroup{h: g[0].hdr, vars: keyVars(byIndex(g))})
+	}
+	return groups
+}
+
+// shares returns the shares of g, by index.
+func (g *paramGroup) shares() []*shareIn {
+	var s []*shareIn
+	for _, v := range g.vars {
+		s = append(s, v.shares...)
+	}
+	return byIndex(s)
+}
+
+// indexes returns the number of distinct indexes of g.
+func (g *paramGroup) indexes() int {
+	n := 0
+	for i, v := range g.vars {
+		if i == 0 || v.x != g.vars[i-1].x {
+			n++
+		}
+	}
+	return n
 }
 
 // groupKey sets key to the split's key, found from the key shares of one
 // of groups (the shares of one split name, by parameters), the largest
 // first: the ID commits to the key, so whichever group gives it, it is the
 // same. Groups whose AEAD FIPS 140-only mode refuses are skipped.
-func (c *combiner) groupKey(groups [][]*shareIn, key *[keySize]byte) error {
+func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 	var refused error
 	for _, g := range groups {
-		h := g[0].hdr
-		if err := checkApproved(h.aead); err != nil {
+		if err := checkApproved(g.h.aead); err != nil {
 			refused = cmp.Or(refused, err)
 			continue
 		}
-		if findKey(keyVars(byIndex(g)), h.threshold, h.id, key) {
+		if findKey(g.vars, g.h.threshold, g.h.id, key) {
 			return nil
 		}
 	}
-	c.setGroup(groups[0])
+	c.setGroup(groups[0].shares())
 	if refused != nil && checkApproved(c.h.aead) != nil {
 		return c.fail(refused)
 	}
@@ -603,64 +652,51 @@ func (c *combiner) groupKey(groups [][]*shareIn, key *[keySize]byte) error {
 	return e
 }
 
-// authenticated returns the shares of groups whose headers' tags hold
-// under tk, and marks the others Forged: made without the split's key.
-func authenticated(groups [][]*shareIn, tk *[32]byte) []*shareIn {
-	var valid []*shareIn
+// authenticate keeps in each group the headers whose tags hold, with tags
+// (under the split's key), and marks the shares of the others Forged: made
+// without the split's key.
+func authenticate(groups []*paramGroup, tags *tagger) {
 	for _, g := range groups {
-		for _, v := range keyVars(byIndex(g)) {
-			ok := tagHolds(v.shares[0].hdr, tk)
-			for _, s := range v.shares {
-				if ok {
-					valid = append(valid, s)
-				} else {
-					s.why = Forged
-				}
+		g.vars = slices.DeleteFunc(g.vars, func(v keyVar) bool {
+			if tags.holds(v.shares[0].hdr) {
+				return false
 			}
-		}
+			for _, s := range v.shares {
+				s.why = Forged
+			}
+			return true
+		})
 	}
-	return valid
 }
 
-// mainGroup returns, of the shares whose tags hold, the one group of
-// parameters with at least its threshold of distinct indexes, and the
-// other groups. Two such groups are two consistent sets, which only
-// holders of the key can make: it refuses them.
-func (c *combiner) mainGroup(valid []*shareIn) ([]*shareIn, [][]*shareIn, error) {
-	if len(valid) == 0 {
-		return nil, nil, c.fail(ErrNotEnoughShares)
-	}
-	groups := groupByParams(valid)
-	var full [][]*shareIn
+// mainGroup returns the one group with at least its threshold of distinct
+// indexes among the headers that authenticate. Two such groups are two
+// consistent sets, which only holders of the key can make: it refuses
+// them.
+func (c *combiner) mainGroup(groups []*paramGroup) (*paramGroup, error) {
+	var full []*paramGroup
 	for _, g := range groups {
-		c.setGroup(g)
-		if c.good() >= c.h.threshold {
+		if g.indexes() >= g.h.threshold {
 			full = append(full, g)
 		}
 	}
 	switch len(full) {
 	case 0:
-		c.setGroup(groups[0])
-		return nil, nil, c.fail(ErrNotEnoughShares)
+		c.h = groups[0].h
+		c.setGroup(groups[0].shares())
+		return nil, c.fail(ErrNotEnoughShares)
 	case 1:
-	default:
-		c.setGroup(full[0])
-		e := c.fail(ErrInconsistentShares).(*CombineError)
-		for _, g := range full[:2] {
-			var set []int
-			for _, s := range g {
-				set = append(set, s.pos)
-			}
-			slices.Sort(set)
-			e.Sets = append(e.Sets, set)
-		}
-		return nil, nil, e
+		return full[0], nil
 	}
-	var others [][]*shareIn
-	for _, g := range groups {
-		if g[0].hdr.ad != full[0][0].hdr.ad {
-			others = append(others, g)
+	c.setGroup(full[0].shares())
+	e := c.fail(ErrInconsistentShares).(*CombineError)
+	for _, g := range full[:2] {
+		var set []int
+		for _, s := range g.shares() {
+			set = append(set, s.pos)
 		}
+		slices.Sort(set)
+		e.Sets = append(e.Sets, set)
 	}
-	return full[0], others, nil
+	return nil, e
 }

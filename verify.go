@@ -109,6 +109,20 @@ func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare,
 	if err := checkScheme(len(parts), t); err != nil {
 		return nil, nil, nil, err
 	}
+	xs, ys, err = parseParts(parts)
+	switch {
+	case err == nil:
+		// Distinct x: the decoder's own bound is a >= t + e, and the parts
+		// off the polynomial are those it finds.
+		wrong, ok := findBad(xs, ys, t)
+		if !ok {
+			return nil, nil, nil, inconsistent(len(parts), t)
+		}
+		xs, ys = onPolynomial(xs, ys, wrong, t)
+		return xs, ys, badShares(wrong), nil
+	case err != errDuplicatePart:
+		return nil, nil, nil, err
+	}
 	if _, _, err := appendParts(nil, nil, dedupe(parts)); err != nil && err != errDuplicatePart {
 		return nil, nil, nil, err
 	}
@@ -139,6 +153,7 @@ func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare,
 				bad = append(bad, BadShare{Position: p, Reason: Duplicate})
 			}
 			slices.SortFunc(bad, func(a, b BadShare) int { return a.Position - b.Position })
+			xs, ys = nil, nil
 			for i, v := range vs {
 				if on[i] && len(xs) < t && !slices.Contains(xs, v.x) {
 					xs, ys = append(xs, v.x), append(ys, v.y)
@@ -148,6 +163,19 @@ func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare,
 		}
 	}
 	return nil, nil, nil, inconsistent(len(parts), t)
+}
+
+// onPolynomial returns t of the parts (xs, ys) not in wrong, in place: the
+// polynomial the decoder found goes through them.
+func onPolynomial(xs []byte, ys [][]byte, wrong []int, t int) ([]byte, [][]byte) {
+	n := 0
+	for i := range xs {
+		if n < t && !slices.Contains(wrong, i) {
+			xs[n], ys[n] = xs[i], ys[i]
+			n++
+		}
+	}
+	return xs[:n], ys[:n]
 }
 
 // A partVariant is one distinct part: its x, its y bytes and its position.

@@ -431,7 +431,6 @@ func (t *tagger) holds(h *header) bool {
 	return hmac.Equal(tag[:], h.tag[:])
 }
 
-
 // sealHeader sets the tag (with tg) and the CRC of the header h, whose
 // other fields are set.
 func sealHeader(h []byte, tg *tagger) {

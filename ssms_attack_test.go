@@ -368,7 +368,7 @@ func TestSSMSManyCopies(t *testing.T) {
 func FuzzCombineSSMSAttack(f *testing.F) {
 	secret := testSecret(90, 8)
 	const parts, threshold = 5, 2
-	old := mustSplitSSMS(f, secret, parts, threshold, 32, chaCha20Poly1305, 8)
+	old := mustSplitSSMS(f, secret, parts, threshold, 32, defaultAEAD(), 8)
 	headers, err := refreshHeaders(old)
 	if err != nil {
 		f.Fatal(err)

@@ -98,30 +98,11 @@ const maxRecipientsFile = 1 << 20
 func readHolders(values, files []string) ([]holder, error) {
 	var hs []holder
 	for _, path := range files {
-		f, err := os.Open(path)
+		got, err := holdersIn(path)
 		if err != nil {
-			return nil, fileError(err)
+			return nil, err
 		}
-		data, err := io.ReadAll(io.LimitReader(f, maxRecipientsFile+1))
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %v", quote(path), unwrapPath(err))
-		}
-		if len(data) > maxRecipientsFile {
-			return nil, fmt.Errorf("%s is over 1 MiB: a recipients file has one line per holder", quote(path))
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for n := 1; sc.Scan(); n++ {
-			line := strings.TrimSpace(sc.Text())
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			name, rcpt := splitHolder(line)
-			hs = append(hs, holder{name: name, recipient: rcpt, from: fmt.Sprintf("%s line %d", quote(path), n)})
-		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("reading %s: %v", quote(path), err)
-		}
+		hs = append(hs, got...)
 	}
 	for i, v := range values {
 		name, rcpt := splitHolder(v)
@@ -134,18 +115,8 @@ func readHolders(values, files []string) ([]holder, error) {
 		if h.name == "" {
 			h.name = fmt.Sprintf("share-%d", i+1)
 		}
-		if err := checkHolderName(h.name); err != nil {
-			return nil, fmt.Errorf("%s: %v", h.from, err)
-		}
-		if h.recipient != passphraseRecipient { // asked for at the split
-			if err := refuseAgeInFIPS(fmt.Sprintf("%s: %s's recipient %s", h.from, h.name, shortKey(h.recipient))); err != nil {
-				return nil, err
-			}
-			r, err := parseRecipient(h.recipient)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", h.from, err)
-			}
-			h.rcpt = r
+		if err := h.parse(); err != nil {
+			return nil, err
 		}
 		if prev, ok := names[strings.ToLower(h.name)]; ok {
 			return nil, withHints(fmt.Errorf("%s: the holder name %s is also in %s", h.from, quote(h.name), prev),
@@ -159,6 +130,48 @@ func readHolders(values, files []string) ([]holder, error) {
 		rcpts[h.recipient] = h.from
 	}
 	return hs, nil
+}
+
+// holdersIn reads the holders of the recipients file path.
+func holdersIn(path string) ([]holder, error) {
+	data, err := readAtMost(path, maxRecipientsFile, "1 MiB: a recipients file has one line per holder")
+	if err != nil {
+		return nil, err
+	}
+	var hs []holder
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, rcpt := splitHolder(line)
+		hs = append(hs, holder{name: name, recipient: rcpt, from: fmt.Sprintf("%s line %d", quote(path), n)})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %v", quote(path), err)
+	}
+	return hs, nil
+}
+
+// parse checks the holder's name and parses their recipient (a
+// passphrase is asked for at the split).
+func (h *holder) parse() error {
+	if err := checkHolderName(h.name); err != nil {
+		return fmt.Errorf("%s: %v", h.from, err)
+	}
+	if h.recipient == passphraseRecipient {
+		return nil
+	}
+	if err := refuseAgeInFIPS(fmt.Sprintf("%s: %s's recipient %s", h.from, h.name, shortKey(h.recipient))); err != nil {
+		return err
+	}
+	r, err := parseRecipient(h.recipient)
+	if err != nil {
+		return fmt.Errorf("%s: %v", h.from, err)
+	}
+	h.rcpt = r
+	return nil
 }
 
 // maxIdentityFile bounds an identity file, as age does.
@@ -178,17 +191,9 @@ func readIdentities(paths []string) ([]age.Identity, error) {
 		if err := refuseAgeInFIPS("-i " + quote(path)); err != nil {
 			return nil, err
 		}
-		f, err := os.Open(path)
+		data, err := readAtMost(path, maxIdentityFile, "16 MiB: not an identity file")
 		if err != nil {
-			return nil, fileError(err)
-		}
-		data, err := io.ReadAll(io.LimitReader(f, maxIdentityFile+1))
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %v", quote(path), unwrapPath(err))
-		}
-		if len(data) > maxIdentityFile {
-			return nil, fmt.Errorf("%s is over 16 MiB: not an identity file", quote(path))
+			return nil, err
 		}
 		trimmed := bytes.TrimSpace(data)
 		switch {

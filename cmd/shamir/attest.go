@@ -3,13 +3,13 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"io"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/attest"
 )
@@ -210,37 +210,6 @@ func readChallenge(v string) (*attest.Challenge, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s holds no challenge (a line starting %s)", quote(v), attest.ChallengePrefix)
-}
-
-// recordAttestKeys records in the manifest of split the attestation key
-// of each share: derived from the SSMS share file's bytes as written, or
-// from the Vault-format share's bytes. Shares too short to derive a key
-// from safely get none, with a note.
-func recordAttestKeys(m *manifest.Manifest, outs []*shareOut, shares [][]byte, quiet bool) error {
-	short := false
-	for i := range m.Shares {
-		var k *attest.Key
-		var err error
-		if shares != nil {
-			m.Shares[i].X = int(shares[i][len(shares[i])-1])
-			k, err = attest.DeriveKey(shares[i])
-		} else {
-			k, err = outs[i].key.Key()
-		}
-		if errors.Is(err, attest.ErrShortShare) {
-			short = true
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		m.Shares[i].AttestKey = k.Public().String()
-	}
-	if short && !quiet {
-		sayf(os.Stderr, "note: the shares are too short for attestation (a secret of at least %d bytes is needed): the manifest records no keys",
-			attest.MinShareLen-1)
-	}
-	return nil
 }
 
 // plainSHA256 is the SHA-256 the manifest records for a share as its

@@ -512,3 +512,21 @@ func joinErrors(errs []error) error {
 	}
 	return multiError(errs)
 }
+
+// readAtMost reads the file at path, refusing one over limit bytes with
+// "PATH is over OVER", over saying how much that is and why it is too much.
+func readAtMost(path string, limit int64, over string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", quote(path), unwrapPath(err))
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is over %s", quote(path), over)
+	}
+	return data, nil
+}

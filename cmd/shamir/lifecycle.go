@@ -75,14 +75,28 @@ type xList []byte
 func (l *xList) String() string { return joinXs(*l, ",") }
 
 func (l *xList) Set(s string) error {
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 0 || n > 255 {
-			return errors.New("x coordinates are numbers from 1 to 255")
-		}
+	ns, ok := numberList(s, 0)
+	if !ok {
+		return errors.New("x coordinates are numbers from 1 to 255")
+	}
+	for _, n := range ns {
 		*l = append(*l, byte(n))
 	}
 	return nil
+}
+
+// numberList parses numbers from min to 255 separated by commas, as -x
+// and -index take them.
+func numberList(s string, min int) ([]int, bool) {
+	var ns []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < min || n > 255 {
+			return nil, false
+		}
+		ns = append(ns, n)
+	}
+	return ns, true
 }
 
 // joinXs spells out x coordinates for messages: "5", "5, 96", with sep
@@ -462,6 +476,15 @@ var recreateCmd = &lifecycleCmd{
 	},
 }
 
+// sharesReadWritten is the paragraph of extend's and reshare's help on
+// how they read shares and write the new ones.
+const sharesReadWritten = `The shares are read as combine reads them: each PATH is a file or a folder
+of shares, "-" is stdin; with no PATH and no -share, stdin (typed without
+being shown on a terminal). The new shares are written as split -encode
+writes them, one per line, in the encoding of the shares read: to stdout,
+or to the file -o (mode 0600, written whole or not at all).
+`
+
 var cmdExtend = &command{
 	name:  "extend",
 	short: "make new shares of a split, for new holders",
@@ -485,12 +508,7 @@ not print them, but recreate, extend, refresh and reshare do.) The holders
 of the other shares are not told that the split grew: keep a record of who
 holds which x coordinate, or use reshare, which changes every share.
 
-The shares are read as combine reads them: each PATH is a file or a folder
-of shares, "-" is stdin; with no PATH and no -share, stdin (typed without
-being shown on a terminal). The new shares are written as split -encode
-writes them, one per line, in the encoding of the shares read: to stdout,
-or to the file -o (mode 0600, written whole or not at all).
-
+` + sharesReadWritten + `
 Consistency first: given more than T shares, extend checks them against
 each other, and refuses shares that disagree, naming each by file and line.
 With exactly T shares there is nothing to check them against, and a
@@ -725,12 +743,7 @@ left in the process's memory.) To keep the threshold and the x coordinates,
 refresh does without the secret; to add shares, extend. The old shares still
 recover the secret until they are destroyed.
 
-The shares are read as combine reads them: each PATH is a file or a folder
-of shares, "-" is stdin; with no PATH and no -share, stdin (typed without
-being shown on a terminal). The new shares are written as split -encode
-writes them, one per line, in the encoding of the shares read: to stdout,
-or to the file -o (mode 0600, written whole or not at all).
-
+` + sharesReadWritten + `
 Consistency first: given more than T shares, reshare checks them against
 each other, and refuses shares that disagree, naming each by file and line.
 With exactly T shares there is nothing to check them against, and a

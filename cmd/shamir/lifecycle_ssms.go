@@ -39,13 +39,11 @@ func (l *indexList) String() string {
 }
 
 func (l *indexList) Set(s string) error {
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 255 {
-			return errors.New("share numbers are from 1 to 255, as in NAME.I-of-N.shamir")
-		}
-		*l = append(*l, n)
+	ns, ok := numberList(s, 1)
+	if !ok {
+		return errors.New("share numbers are from 1 to 255, as in NAME.I-of-N.shamir")
 	}
+	*l = append(*l, ns...)
 	return nil
 }
 

@@ -186,7 +186,7 @@ func readShareCopy(path string, head []byte, m *manifest.Manifest) (share []byte
 	if paper.IsImage(head) {
 		limit = paper.MaxImageBytes
 	}
-	data, err := readAtMost(path, limit)
+	data, err := readAtMost(path, limit, "the bound of a share's copy")
 	if err != nil {
 		return nil, "", false
 	}
@@ -207,20 +207,6 @@ func readShareCopy(path string, head []byte, m *manifest.Manifest) (share []byte
 		return b, pick(how != "", how, "decrypted"), err == nil
 	}
 	return nil, "", false
-}
-
-// readAtMost reads the file at path if it holds at most limit bytes.
-func readAtMost(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("over %d bytes", limit)
-	}
-	return data, err
 }
 
 // hashFile returns the SHA-256 of the file at path and its first bytes,

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/hint"
 )
 
 // This file holds how shamir words what it prints on stderr. Every line it
@@ -44,45 +46,8 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-// A hintError is an error with advice, printed after it on lines of their
-// own.
-type hintError struct {
-	err   error
-	hints []string
-}
-
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-
-// withHints attaches hints to err.
-func withHints(err error, hints ...string) error {
-	if err == nil || len(hints) == 0 {
-		return err
-	}
-	return &hintError{err, hints}
-}
-
-// hintsOf returns the hints attached anywhere in err's tree, outermost
-// first.
-func hintsOf(err error) []string {
-	var hints []string
-	if h, ok := err.(*hintError); ok {
-		hints = append(hints, h.hints...)
-	} else if h, ok := err.(interface{ Hints() []string }); ok {
-		hints = append(hints, h.Hints()...) // the internal packages' errors
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		if e := u.Unwrap(); e != nil {
-			hints = append(hints, hintsOf(e)...)
-		}
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			hints = append(hints, hintsOf(e)...)
-		}
-	}
-	return hints
-}
+// withHints attaches hints to err (internal/hint).
+func withHints(err error, hints ...string) error { return hint.With(err, hints...) }
 
 // printError writes err on w, each of its lines prefixed with "shamir: "
 // unless it has it (the library's errors start with it), followed by its
@@ -94,7 +59,7 @@ func printError(w io.Writer, err error) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	for _, h := range hintsOf(err) {
+	for _, h := range hint.All(err) {
 		fmt.Fprintf(w, "%shint: %s\n", prefix, h)
 	}
 }

@@ -22,8 +22,7 @@ import (
 // base.html) in dir, through set.
 func writePaper(set *outfile.Set, dir, base string, share []byte, info paper.Info) error {
 	if len(share) > paper.MaxShare {
-		return withHints(fmt.Errorf("the shares are %d bytes, and a paper copy holds at most %d", len(share), paper.MaxShare),
-			"paper copies are for keys and passwords: leave out -paper for larger secrets")
+		return paperTooBig(int64(len(share)))
 	}
 	c, err := paper.Make(share, info)
 	if err != nil {
@@ -38,6 +37,12 @@ func writePaper(set *outfile.Set, dir, base string, share []byte, info paper.Inf
 		}
 	}
 	return nil
+}
+
+// paperTooBig is the error for shares of n bytes, too big for paper.
+func paperTooBig(n int64) error {
+	return withHints(fmt.Errorf("the shares are %d bytes, and a paper copy holds at most %d", n, paper.MaxShare),
+		"paper copies are for keys and passwords: leave out -paper for larger secrets")
 }
 
 // writeWhole writes data as the file path of set.

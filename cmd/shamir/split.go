@@ -10,10 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/gf256/shamir"
-
-	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 var cmdSplit = &command{
@@ -140,8 +136,52 @@ type splitOptions struct {
 }
 
 func runSplit(args []string) error {
+	o, args, err := parseSplitFlags(args)
+	if err != nil {
+		return err
+	}
+	if err := o.checkCounts(); err != nil {
+		return err
+	}
+	if err := o.checkPlaces(args); err != nil {
+		return err
+	}
+	input := "-"
+	if len(args) == 1 {
+		input = args[0]
+	}
+	if err := askHolderPassphrases(o.holders); err != nil {
+		return err
+	}
+	in, total, what, err := openSecret(input, o.allowEmpty)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if o.decode != "" {
+		if in, total, err = decodeSecret(in, o.decode); err != nil {
+			return err
+		}
+		defer in.Close()
+		what = fmt.Sprintf("the %s text of %s", o.decode, what)
+	}
+	br, err := o.peekSecret(in, what)
+	if err != nil {
+		return err
+	}
+	if o.encode == "" && o.name == "" {
+		o.name = "secret"
+		if input != "-" {
+			o.name = filepath.Base(input)
+		}
+	}
+	return writeSplit(br, total, what, o)
+}
+
+// parseSplitFlags parses split's flags, and reads the holders of -r and -R.
+func parseSplitFlags(args []string) (*splitOptions, []string, error) {
 	fs := newFlagSet("split")
-	var o splitOptions
+	o := new(splitOptions)
 	encode := &choice{"", []string{encBase64, encHex}}
 	decode := &choice{"", []string{encBase64, encHex}}
 	intFlag(fs, &o.parts, "n", "parts")
@@ -158,20 +198,26 @@ func runSplit(args []string) error {
 	stringFlag(fs, &o.paper, "paper")
 	args, err := parseFlags(fs, args)
 	if err != nil {
-		return err
-	}
-	if len(o.recipients)+len(o.recipientFiles) > 0 {
-		if o.holders, err = readHolders(o.recipients, o.recipientFiles); err != nil {
-			return err
-		}
-		// One share per holder: -n may be left out.
-		if o.parts == 0 {
-			o.parts = len(o.holders)
-		} else if o.parts != len(o.holders) {
-			return usagef("-n %d, but %s given: one share per holder", o.parts, count(len(o.holders), "recipient"))
-		}
+		return nil, nil, err
 	}
 	o.encode, o.decode = encode.val, decode.val
+	if len(o.recipients)+len(o.recipientFiles) == 0 {
+		return o, args, nil
+	}
+	if o.holders, err = readHolders(o.recipients, o.recipientFiles); err != nil {
+		return nil, nil, err
+	}
+	// One share per holder: -n may be left out.
+	if o.parts == 0 {
+		o.parts = len(o.holders)
+	} else if o.parts != len(o.holders) {
+		return nil, nil, usagef("-n %d, but %s given: one share per holder", o.parts, count(len(o.holders), "recipient"))
+	}
+	return o, args, nil
+}
+
+// checkCounts refuses a -n and a -t that make no split.
+func (o *splitOptions) checkCounts() error {
 	switch {
 	case o.parts == 0 && o.threshold == 0:
 		return usagef("give the number of shares with -n and how many recover the secret with -t, as in -n 5 -t 3")
@@ -189,10 +235,17 @@ func runSplit(args []string) error {
 		return usagef("-n %d: at most 255 shares can be made", o.parts)
 	case o.threshold > o.parts:
 		return usagef("-t %d is more than the %d shares of -n: the secret could never be recovered", o.threshold, o.parts)
+	}
+	return nil
+}
+
+// checkPlaces refuses inputs, names and outputs that do not go together.
+func (o *splitOptions) checkPlaces(args []string) error {
+	switch {
 	case len(args) > 1:
 		return &usageError{msg: fmt.Sprintf("%d files given: one secret at a time", len(args)),
 			hints: []string{"to split several files, make one of them first, as in: tar c FILES | shamir split ... -name NAME.tar"}}
-	case o.name != "" && (strings.ContainsRune(o.name, os.PathSeparator) || strings.ContainsRune(o.name, '/') || o.name == "." || o.name == ".."):
+	case o.name != "" && !isPlainName(o.name):
 		return usagef("-name %s: a name, not a path; the folder is -o", quote(o.name))
 	case o.encode != "" && o.name != "":
 		return usagef("-name is for SSMS share files; -encode %s writes lines of text", o.encode)
@@ -204,55 +257,29 @@ func runSplit(args []string) error {
 		return &usageError{msg: "-o -: SSMS shares are files, one per share, and -o names their folder",
 			hints: []string{"to write Vault-format shares on stdout, use -encode base64 or -encode hex"}}
 	}
-	input := "-"
-	if len(args) == 1 {
-		input = args[0]
-	}
-	if err := askHolderPassphrases(o.holders); err != nil {
-		return err
-	}
+	return nil
+}
 
-	in, total, what, err := openSecret(input, o.allowEmpty)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if o.decode != "" {
-		if in, total, err = decodeSecret(in, o.decode); err != nil {
-			return err
-		}
-		defer in.Close()
-		what = fmt.Sprintf("the %s text of %s", o.decode, what)
-	}
-	// An empty secret is refused before anything is written.
+// isPlainName reports whether name is a file's name, not a path.
+func isPlainName(name string) bool {
+	return !strings.ContainsRune(name, os.PathSeparator) && !strings.ContainsRune(name, '/') && name != "." && name != ".."
+}
+
+// peekSecret refuses an empty secret before anything is written, unless
+// -allowempty says it is meant (and the shares can hold it).
+func (o *splitOptions) peekSecret(in io.Reader, what string) (*bufio.Reader, error) {
 	br := bufio.NewReaderSize(in, copyBufSize)
-	if _, err := br.Peek(1); err == io.EOF {
-		if !o.allowEmpty {
-			return withHints(fmt.Errorf("the secret is empty: no bytes in %s", what), "if an empty secret is meant, use -allowempty")
-		}
-		if o.encode != "" {
-			return withHints(errors.New("the secret is empty, and Vault-format shares cannot hold an empty secret"),
-				"leave out -encode to make SSMS share files, which can")
-		}
-	} else if err != nil {
-		return readError(what, err)
+	_, err := br.Peek(1)
+	switch {
+	case err == io.EOF && !o.allowEmpty:
+		return nil, withHints(fmt.Errorf("the secret is empty: no bytes in %s", what), "if an empty secret is meant, use -allowempty")
+	case err == io.EOF && o.encode != "":
+		return nil, withHints(errors.New("the secret is empty, and Vault-format shares cannot hold an empty secret"),
+			"leave out -encode to make SSMS share files, which can")
+	case err != nil && err != io.EOF:
+		return nil, readError(what, err)
 	}
-	if o.encode == "" {
-		if o.name == "" {
-			o.name = "secret"
-			if input != "-" {
-				o.name = filepath.Base(input)
-			}
-		}
-		if len(o.holders) > 0 || o.paper != "" {
-			return splitPeople(br, total, what, o)
-		}
-		return splitSSMS(br, total, what, o)
-	}
-	if len(o.holders) > 0 || o.paper != "" {
-		return splitPeople(br, total, what, o)
-	}
-	return splitText(br, what, o)
+	return br, nil
 }
 
 // readError reports a failure to read the secret from what.
@@ -345,61 +372,6 @@ type secretBuffer struct {
 
 func (s *secretBuffer) Close() error {
 	zero(s.b)
-	return nil
-}
-
-// splitText splits the secret from in into Vault-format shares, written one
-// per line to the file o.out, or to stdout.
-func splitText(in io.Reader, what string, o splitOptions) error {
-	secret, err := io.ReadAll(io.LimitReader(in, maxTextSecret+1))
-	defer zero(secret)
-	if err != nil {
-		return readError(what, err)
-	}
-	if len(secret) > maxTextSecret {
-		return withHints(fmt.Errorf("the secret is over %d MiB: too big for Vault-format shares, which are one line of text each", maxTextSecret>>20),
-			"leave out -encode to make SSMS share files")
-	}
-	shares, err := shamir.Split(secret, o.parts, o.threshold)
-	if err != nil {
-		return err
-	}
-	return writeShareLines(shares, o)
-}
-
-// writeShareLines writes Vault-format shares one per line to the file
-// o.out, or to stdout.
-func writeShareLines(shares [][]byte, o splitOptions) error {
-	var w io.Writer = os.Stdout
-	dest := "stdout"
-	var set *outfile.Set
-	if o.out != "" && o.out != "-" {
-		set = outfile.New(o.force)
-		defer set.Abort()
-		f, err := set.Create(o.out)
-		if err != nil {
-			return err
-		}
-		w, dest = &destWriter{f, o.out}, quote(o.out)
-	}
-	bw := bufio.NewWriter(w)
-	for _, s := range shares {
-		fmt.Fprintln(bw, encodeTextShare(s, o.encode))
-	}
-	if err := bw.Flush(); err != nil {
-		if set == nil {
-			return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
-		}
-		return err
-	}
-	if set != nil {
-		if err := set.Commit(); err != nil {
-			return err
-		}
-	}
-	if !o.quiet {
-		sayf(os.Stderr, "wrote %s to %s, one per line; any %d recover the secret", count(o.parts, o.encode+" share"), dest, o.threshold)
-	}
 	return nil
 }
 

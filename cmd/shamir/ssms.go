@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
-
-	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file holds the SSMS share-file workflow: split streams the secret into
@@ -26,89 +23,6 @@ const copyBufSize = 256 << 10
 // shareFileName names share i (from 1) of parts of the secret called name.
 func shareFileName(name string, i, parts int) string {
 	return fmt.Sprintf("%s.%d-of-%d.shamir", name, i, parts)
-}
-
-// splitSSMS splits the secret from in, which what names, into SSMS share
-// files in the folder o.out.
-func splitSSMS(in io.Reader, total int64, what string, o splitOptions) error {
-	dir := o.out
-	if dir == "" {
-		dir = "."
-	}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return withHints(fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir)),
-			"to write Vault-format shares into a file, use -encode base64 or -encode hex")
-	}
-	set := outfile.New(o.force)
-	defer set.Abort()
-	if err := set.MkdirAll(dir); err != nil {
-		return err
-	}
-	paths := make([]string, o.parts)
-	bufs := make([]*bufio.Writer, o.parts)
-	ws := make([]io.Writer, o.parts)
-	for i := range o.parts {
-		paths[i] = filepath.Join(dir, shareFileName(o.name, i+1, o.parts))
-		f, err := set.Create(paths[i])
-		if err != nil {
-			return err
-		}
-		bufs[i] = bufio.NewWriterSize(&destWriter{f, paths[i]}, copyBufSize)
-		ws[i] = bufs[i]
-	}
-	// The first share's header, for the split ID the summary prints.
-	first := &headOf{w: ws[0]}
-	ws[0] = first
-	sw, err := shamir.NewSplitWriter(ws, o.threshold)
-	if err != nil {
-		return err
-	}
-	p := startProgress("splitting "+what, total, o.quiet)
-	_, err = io.CopyBuffer(sw, p.reader(in), make([]byte, copyBufSize))
-	p.stop()
-	if err == nil {
-		err = sw.Close()
-	}
-	for _, b := range bufs {
-		if err != nil {
-			break
-		}
-		err = b.Flush()
-	}
-	if err != nil {
-		// A share that could not be written is named by its file; the
-		// library's message would number it from 0.
-		var we *writeError
-		if errors.As(err, &we) {
-			return we
-		}
-		return readError(what, err)
-	}
-	if err := set.Commit(); err != nil {
-		return err
-	}
-	if !o.quiet {
-		id := "?"
-		if info, err := shamir.InspectSSMS(first.head); err == nil {
-			id = info.SplitID.String()
-		}
-		sayf(os.Stderr, "wrote %d shares, %s to %s, of split %s; any %d recover the secret",
-			o.parts, quote(paths[0]), quote(paths[o.parts-1]), id, o.threshold)
-	}
-	return nil
-}
-
-// headOf passes writes on to w and keeps the first 128 bytes written.
-type headOf struct {
-	w    io.Writer
-	head []byte
-}
-
-func (h *headOf) Write(p []byte) (int, error) {
-	if len(h.head) < 128 {
-		h.head = append(h.head, p[:min(len(p), 128-len(h.head))]...)
-	}
-	return h.w.Write(p)
 }
 
 // checkSSMSThreshold checks a -t given with SSMS shares, which record their

@@ -143,13 +143,7 @@ func readLines(data []byte, where string) []textShare {
 // hex digits, but a whole set of shares cannot.
 func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []problem) {
 	if enc == "" {
-		enc = encHex
-		for _, s := range shares {
-			if decodesAsShare(s.token, "") && !isHex(s.token) {
-				enc = encBase64
-				break
-			}
-		}
+		enc = guessEncoding(shares)
 	}
 	for _, s := range shares {
 		if s.data != nil {
@@ -165,6 +159,17 @@ func decodeTextShares(shares []textShare, enc string) (good []textShare, bad []p
 		good = append(good, s)
 	}
 	return good, bad
+}
+
+// guessEncoding tells the encoding of shares, as decodeTextShares does
+// when none is given.
+func guessEncoding(shares []textShare) string {
+	for _, s := range shares {
+		if decodesAsShare(s.token, "") && !isHex(s.token) {
+			return encBase64
+		}
+	}
+	return encHex
 }
 
 func decodeToken(tok, enc string) ([]byte, error) {

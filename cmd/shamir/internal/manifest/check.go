@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/hint"
 )
 
 // holderRule says what CheckHolder accepts.
@@ -34,8 +36,8 @@ const maxRecipient = 4096
 // check checks every field of m.
 func (m *Manifest) check() error {
 	if !knownVersion(m.Version) {
-		return &HintError{fmt.Errorf("not a manifest of this version (%s, want %s)", quote(m.Version), quote(Version)),
-			[]string{"a newer shamir may read it"}}
+		return hint.With(fmt.Errorf("not a manifest of this version (%s, want %s)", quote(m.Version), quote(Version)),
+			"a newer shamir may read it")
 	}
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -65,8 +67,8 @@ func (m *Manifest) check() error {
 		errs = append(errs[:8], fmt.Errorf("and %d more problems", len(errs)-8))
 	}
 	if len(errs) > 0 {
-		return &HintError{fmt.Errorf("not a valid manifest:\n%w", errors.Join(errs...)),
-			[]string{"it is not what split wrote: get the manifest kept with the ceremony's records"}}
+		return hint.With(fmt.Errorf("not a valid manifest:\n%w", errors.Join(errs...)),
+			"it is not what split wrote: get the manifest kept with the ceremony's records")
 	}
 	return nil
 }

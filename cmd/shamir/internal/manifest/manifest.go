@@ -15,6 +15,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/hint"
 )
 
 // Version names the manifest's format. Version 2 added the attestation
@@ -96,9 +98,9 @@ func Read(path string) (*Manifest, error) {
 	}
 	m, err := Parse(data)
 	if err != nil {
-		var he *HintError
+		var he *hint.Error
 		if errors.As(err, &he) {
-			return nil, &HintError{fmt.Errorf("%s: %w", quote(path), he.Err), he.Advice}
+			return nil, hint.With(fmt.Errorf("%s: %w", quote(path), he.Err), he.Advice...)
 		}
 		return nil, fmt.Errorf("%s: %w", quote(path), err)
 	}
@@ -171,14 +173,3 @@ func unwrap(err error) error {
 	}
 	return err
 }
-
-// A HintError is an error with advice, which the command prints after it
-// on lines of their own.
-type HintError struct {
-	Err    error
-	Advice []string
-}
-
-func (e *HintError) Error() string   { return e.Err.Error() }
-func (e *HintError) Unwrap() error   { return e.Err }
-func (e *HintError) Hints() []string { return e.Advice }

@@ -6,20 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/hint"
 )
 
-// A HintError is a refusal with advice, which the command prints after it
-// on lines of their own.
-type HintError struct {
-	Err    error
-	Advice []string
-}
-
-func (e *HintError) Error() string   { return e.Err.Error() }
-func (e *HintError) Unwrap() error   { return e.Err }
-func (e *HintError) Hints() []string { return e.Advice }
-
-func withHints(err error, hints ...string) error { return &HintError{err, hints} }
+// withHints attaches advice to a refusal.
+func withHints(err error, hints ...string) error { return hint.With(err, hints...) }
 
 // ErrExists is wrapped by the error for a destination that exists when the
 // set may not replace it.

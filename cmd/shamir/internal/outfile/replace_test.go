@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/hint"
 )
 
 func threeFiles(t *testing.T) (string, []string) {
@@ -100,7 +102,7 @@ func TestReplaceInterrupted(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	hints := err.(interface{ Unwrap() []error }).Unwrap()[0].(*HintError).Hints()
+	hints := err.(interface{ Unwrap() []error }).Unwrap()[0].(*hint.Error).Hints()
 	if len(hints) != 2 || !strings.HasPrefix(hints[0], "to finish it") || !strings.HasPrefix(hints[1], "or to undo it") {
 		t.Fatalf("hints: %q", hints)
 	}
@@ -124,7 +126,7 @@ func TestReplaceInterruptedSteps(t *testing.T) {
 		}
 		commitStopped(t, s)
 		restore()
-		hints := Interrupted(dir).(interface{ Unwrap() []error }).Unwrap()[0].(*HintError).Hints()
+		hints := Interrupted(dir).(interface{ Unwrap() []error }).Unwrap()[0].(*hint.Error).Hints()
 		do(t, hints[pick(undo, "1", "0")[0]-'0'])
 		for _, p := range paths {
 			if got := readString(t, p); got != pick(undo, "old", "new") {

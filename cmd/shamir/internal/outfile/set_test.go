@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/hint"
 )
 
 // names lists the files in dir, hidden ones too.
@@ -88,7 +90,7 @@ func TestExisting(t *testing.T) {
 	s := New(false)
 	defer s.Abort()
 	_, err := s.Create(path)
-	var he *HintError
+	var he *hint.Error
 	if !errors.Is(err, ErrExists) || !errors.As(err, &he) || !strings.Contains(he.Hints()[0], "-f") {
 		t.Fatalf("without force: %v", err)
 	}

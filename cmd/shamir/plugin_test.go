@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"testing"
 
 	"filippo.io/age"
 	"filippo.io/age/plugin"
@@ -106,4 +107,34 @@ func (t *testpinIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 		return nil, errors.New("wrong PIN")
 	}
 	return key, nil
+}
+
+func TestIsPluginRecipient(t *testing.T) {
+	x, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq, err := age.GenerateHybridIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range map[string]bool{
+		x.Recipient().String():                              false,
+		pq.Recipient().String():                             false,
+		plugin.EncodeRecipient("yubikey", []byte("a slot")): true,
+		"age1nothere1vys8gmmtv4hzwueqddjhjups98f":           true,
+		"age1nothere1vys8gmmtv4hzwueqddjhjups98g":           false, // bad checksum
+		"ssh-ed25519 AAAA":                                  false,
+	} {
+		if got := isPluginRecipient(s); got != want {
+			t.Errorf("isPluginRecipient(%.30q) = %v, want %v", s, got, want)
+		}
+	}
+	ids, err := parseIdentityFile([]byte("# a token\n"+plugin.EncodeIdentity("testpin", []byte("x"))+"\n\n"+x.String()+"\n"), "ids.txt")
+	if err != nil || len(ids) != 2 {
+		t.Fatalf("parseIdentityFile: %d identities, %v", len(ids), err)
+	}
+	if _, err := parseIdentityFile([]byte("AGE-PLUGIN-BAD\n"), "ids.txt"); err == nil {
+		t.Error("parseIdentityFile took a malformed plugin identity")
+	}
 }

@@ -399,7 +399,7 @@ func tagKey(key *[keySize]byte) [32]byte {
 	return k
 }
 
-// A tagger computes the tags of headers (headerTag) under one tag key,
+// A tagger computes the tags of headers under one tag key (tagKey),
 // with one HMAC for them all: a split's many headers cost one HMAC's
 // allocations. Like the AEADs, its HMAC holds the key expanded, in memory
 // the package cannot clear (docs/SECURITY.md).
@@ -411,7 +411,13 @@ type tagger struct {
 // newTagger returns the tagger under tk (tagKey).
 func newTagger(tk *[32]byte) *tagger { return &tagger{m: hmac.New(sha256.New, tk[:])} }
 
-// tag returns headerTag(h, tk).
+// tag returns the tag of the header h, whose fields before the tag are
+// set: the first 16 bytes of HMAC-SHA256 under the tag key of header bytes
+// 0…65. It authenticates each share's index, generation and key share on
+// its own: the AEAD authenticates the key, and threshold key shares that
+// give the right key need not all be right (changes to two key shares can
+// cancel out at 0), so without the tags a combiner could not tell which
+// shares to blame. See docs/FORMAT.md.
 func (t *tagger) tag(h []byte) [tagSize]byte {
 	t.m.Reset()
 	t.m.Write(h[:hdrTag])
@@ -424,15 +430,6 @@ func (t *tagger) holds(h *header) bool {
 	tag := t.tag(h.signed[:])
 	return hmac.Equal(tag[:], h.tag[:])
 }
-
-// headerTag returns the tag of the header h, whose fields before the tag
-// are set: the first 16 bytes of HMAC-SHA256 under tk (tagKey) of header
-// bytes 0…65. It authenticates each share's key share, and its index, on
-// its own: the AEAD authenticates the key, and threshold key shares that
-// give the right key need not all be right (changes to two key shares can
-// cancel out at 0), so without the tags a combiner could not tell which
-// shares to blame. See docs/FORMAT.md.
-func headerTag(h []byte, tk *[32]byte) [tagSize]byte { return newTagger(tk).tag(h) }
 
 // sealHeader sets the tag (with tg) and the CRC of the header h, whose
 // other fields are set.

@@ -363,26 +363,20 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 				"give the share file itself")
 		}
 	}
-	// Every share is read whole and checked first, as verify checks them:
-	// the library's refresh reads the first chunk only, and a share
-	// refreshed with bad records would stay bad.
-	cr, err := shamir.NewCombineReader(set.readers())
-	if err == nil {
-		_, err = io.Copy(io.Discard, cr)
-	}
-	if err != nil {
-		return ssmsError(set, err)
-	}
-	if found := cr.BadShares(); len(found) > 0 {
-		reportBad(os.Stderr, badSSMS(set, found))
-		return withHints(fmt.Errorf("%s among the inputs; nothing was written", count(len(found), "bad share file", "bad share files")),
-			"replace "+pick(len(found) == 1, "it", "them")+" with what shamir recreate makes from the good ones, and run refresh again")
-	}
+	// RefreshSSMS reads every share whole and opens every chunk, as verify
+	// does, and refuses the refresh if any share is bad: a share refreshed
+	// with bad records would stay bad.
 	rs := make([]io.Reader, len(set.ssms))
 	for k, s := range set.ssms {
 		rs[k] = io.NewSectionReader(s.f, 0, 1<<62)
 	}
 	headers, err := shamir.RefreshSSMS(rs)
+	var ce *shamir.CombineError
+	if errors.As(err, &ce) && len(ce.Bad) > 0 && ce.Splits == nil {
+		reportBad(os.Stderr, badSSMS(set, ce.Bad))
+		return withHints(fmt.Errorf("%s among the inputs; nothing was written", count(len(ce.Bad), "bad share file", "bad share files")),
+			"replace "+pick(len(ce.Bad) == 1, "it", "them")+" with what shamir recreate makes from the good ones, and run refresh again")
+	}
 	if err != nil {
 		return ssmsError(set, err)
 	}

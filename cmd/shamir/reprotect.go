@@ -119,33 +119,7 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 	set := outfile.New(false)
 	defer set.Abort()
 	set.ReplaceInPlace()
-	w, err := set.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(w, copyBufSize)
-	var out io.Writer = bw
-	var aw io.WriteCloser
-	if armored {
-		aw = armor.NewWriter(bw)
-		out = aw
-	}
-	enc, err := age.Encrypt(out, h.rcpt)
-	if err != nil {
-		return err
-	}
-	if _, err := io.CopyBuffer(enc, dr, make([]byte, copyBufSize)); err != nil {
-		return fmt.Errorf("%s: %v", quote(path), unwrapPath(err))
-	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	if aw != nil {
-		if err := aw.Close(); err != nil {
-			return err
-		}
-	}
-	if err := bw.Flush(); err != nil {
+	if err := writeEncrypted(set, path, armored, h.rcpt, dr); err != nil {
 		return err
 	}
 	if err := set.Commit(); err != nil {
@@ -159,6 +133,41 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 		sayf(os.Stderr, "re-encrypted %s (%s) to %s; the share in it is unchanged", quote(path), what, to)
 	}
 	return nil
+}
+
+// writeEncrypted starts the replacement of path in set: what r holds,
+// encrypted to rcpt, armored if the old file was.
+func writeEncrypted(set *outfile.Set, path string, armored bool, rcpt age.Recipient, r io.Reader) error {
+	w, err := set.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(&destWriter{w, path}, copyBufSize)
+	var out io.Writer = bw
+	var aw io.WriteCloser
+	if armored {
+		aw = armor.NewWriter(bw)
+		out = aw
+	}
+	enc, err := age.Encrypt(out, rcpt)
+	if err != nil {
+		return err
+	}
+	if _, err := io.CopyBuffer(enc, r, make([]byte, copyBufSize)); err != nil {
+		if we := (*writeError)(nil); errors.As(err, &we) {
+			return we
+		}
+		return fmt.Errorf("decrypting %s: %v", quote(path), unwrapPath(err))
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	if aw != nil {
+		if err := aw.Close(); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
 
 // newProtection makes h's recipient: of its -r, or of a new passphrase

@@ -109,6 +109,9 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 		return openError(path, err, len(ids))
 	}
 	dr := bufio.NewReaderSize(d, copyBufSize)
+	if _, err := dr.Peek(128); err != nil && err != io.EOF {
+		return fmt.Errorf("decrypting %s: %v", quote(path), err)
+	}
 	what, err := shareKind(dr)
 	if err != nil {
 		return fmt.Errorf("%s, decrypted: %v", quote(path), err)

@@ -24,8 +24,8 @@ import (
 // packages: native age1… keys (X25519, and age1pq1… post-quantum hybrid
 // keys) by package age, SSH public and private keys by agessh, so that
 // whatever age -r and age -i accept for these kinds, shamir accepts.
-// age's plugins (age-plugin-yubikey and the like) run programs and are not
-// supported. Holders who keep their share under a passphrase are in
+// Plugin recipients and identities (age1yubikey1…, AGE-PLUGIN-YUBIKEY-1…)
+// run age's plugin programs: see plugin.go. Holders who keep their share under a passphrase are in
 // passphrase.go.
 
 // A holder is one person who keeps a share: a name for messages and file
@@ -54,6 +54,8 @@ func parseRecipient(s string) (age.Recipient, error) {
 	switch {
 	case strings.HasPrefix(s, "ssh-"):
 		return agessh.ParseRecipient(s)
+	case isPluginRecipient(s):
+		return newPluginRecipient(s)
 	case strings.HasPrefix(s, "age1"):
 		rs, err := age.ParseRecipients(strings.NewReader(s))
 		if err != nil {
@@ -168,7 +170,7 @@ func (h *holder) parse() error {
 	}
 	r, err := parseRecipient(h.recipient)
 	if err != nil {
-		return fmt.Errorf("%s: %v", h.from, err)
+		return fmt.Errorf("%s: %w", h.from, err)
 	}
 	h.rcpt = r
 	return nil
@@ -206,10 +208,10 @@ func readIdentities(paths []string) ([]age.Identity, error) {
 			}
 			ids = append(ids, id)
 		default:
-			got, err := age.ParseIdentities(bytes.NewReader(data))
+			got, err := parseIdentityFile(data, path)
 			if err != nil {
 				return nil, withHints(fmt.Errorf("%s: not an identity file: %v", quote(path), err),
-					"-i takes a file of age identities (AGE-SECRET-KEY-1…, as age-keygen writes), one encrypted with age -p, or an SSH private key")
+					"-i takes a file of age identities (AGE-SECRET-KEY-1…, as age-keygen writes, or AGE-PLUGIN-NAME-1… of a token's plugin), one encrypted with age -p, or an SSH private key")
 			}
 			ids = append(ids, got...)
 		}
@@ -295,7 +297,11 @@ func (l *lockedIdentity) unlock() ([]age.Identity, error) {
 		}
 		return nil, &identityError{fmt.Errorf("the identity file %s: %v", quote(l.path), err)}
 	}
-	ids, err := age.ParseIdentities(d)
+	all, err := io.ReadAll(io.LimitReader(d, maxIdentityFile))
+	if err != nil {
+		return nil, &identityError{fmt.Errorf("the identity file %s: %v", quote(l.path), err)}
+	}
+	ids, err := parseIdentityFile(all, l.path)
 	if err != nil {
 		return nil, &identityError{fmt.Errorf("the identity file %s, decrypted: %v", quote(l.path), err)}
 	}

@@ -189,7 +189,10 @@ const (
 	                     other users can read it in ps: prefer stdin
 `
 	identityFlagHelp = `	-i, -identity FILE   an age identity file, as age -d -i takes it: age
-	                     keys (age-keygen), such a file encrypted with a
+	                     keys (age-keygen), a token's plugin identities
+	                     (AGE-PLUGIN-NAME-1…, run by age-plugin-NAME, which
+	                     asks for its PIN or touch on the terminal), such a
+	                     file encrypted with a
 	                     passphrase (age -p), or an SSH private key (may be
 	                     repeated); a passphrase is asked for on the
 	                     terminal (/dev/tty), without echo, whatever stdin is

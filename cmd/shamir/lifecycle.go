@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
@@ -65,6 +66,14 @@ type lifecycle struct {
 	name    string    // -name: the NAME of new SSMS share files (recreate, extend, reshare)
 
 	t threshold // the threshold of the shares given
+
+	// -manifest (lifecycle_manifest.go): its path, the manifest read, and
+	// the new shares written, for the manifest that replaces it.
+	manifestPath string
+	prev         *manifest.Manifest
+	written      []string // SSMS share files
+	newShares    [][]byte // Vault-format shares
+	newEnc       string
 }
 
 // An xList is a flag.Value holding x coordinates, given as numbers
@@ -146,12 +155,16 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	stringFlag(fs, &lc.out, "o", "output", "out")
 	boolFlag(fs, &lc.force, "f", "force")
 	valueFlag(fs, lc.encode, "encode")
+	stringFlag(fs, &lc.manifestPath, "manifest")
 	c.flags(fs, lc)
 	args, err := lc.rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := c.check(lc); err != nil {
+		return err
+	}
+	if err := lc.readLifecycleManifest(); err != nil {
 		return err
 	}
 	// -o is the file for Vault-format shares and the folder for SSMS share
@@ -173,7 +186,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 		return err
 	}
 	if ssms {
-		return c.ssms(lc, set)
+		if err := c.ssms(lc, set); err != nil {
+			return err
+		}
+		return lc.updateManifest()
 	}
 	if err := checkPlainFlags(lc); err != nil {
 		return err
@@ -181,7 +197,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if out == nil {
 		return fmt.Errorf("%s is a folder; name a file to write", quote(lc.out))
 	}
-	return lc.plain(set, out)
+	if err := lc.plain(set, out); err != nil {
+		return err
+	}
+	return lc.updateManifest()
 }
 
 // plain runs the command on Vault-format shares: it decodes and checks
@@ -231,6 +250,7 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	if err := out.write(shares, enc); err != nil {
 		return err
 	}
+	lc.newShares, lc.newEnc = shares, enc
 	if !lc.rf.quiet {
 		for _, line := range c.summary(lc, shares, enc, out.dest) {
 			sayf(os.Stderr, "%s", line)
@@ -371,7 +391,7 @@ const lifecycleFlags = `	-o, -output FILE     write the shares to FILE instead o
 	                     read it in ps: prefer stdin
 	-f, -force           overwrite FILE
 	-q, -quiet           no notes or summary
-`
+` + manifestFlagHelp
 
 var cmdRecreate = &command{
 	name:  "recreate",

@@ -279,6 +279,7 @@ func newSSMSShares(lc *lifecycle, set *shareSet, nums []int) error {
 		return ssmsError(set, err)
 	}
 	reportFound(set, found)
+	lc.written = paths
 	if !lc.rf.quiet {
 		sayf(os.Stderr, "wrote %s: %s", count(len(paths), "share file"), quotes(paths))
 	}
@@ -381,6 +382,7 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 	if err != nil {
 		return err
 	}
+	lc.written = paths
 	if !lc.rf.quiet {
 		inPlace := lc.out == ""
 		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
@@ -469,6 +471,7 @@ func reshareSSMS(lc *lifecycle, set *shareSet) error {
 		return ssmsError(set, err)
 	}
 	reportFound(set, found)
+	lc.written = paths
 	if !lc.rf.quiet {
 		sayf(os.Stderr, "wrote %d shares of a new split, %s to %s; any %d recover the secret",
 			lc.parts, quote(paths[0]), quote(paths[len(paths)-1]), lc.newT)

@@ -15,6 +15,7 @@
 //	shamir reshare -t T -n N -newt NEWT [flags] [PATH ... | -]
 //	shamir reshare -n N -newt NEWT [-o FOLDER] [flags] PATH ...
 //	shamir attest challenge|answer|check|manifest [flags] [PATH ...]
+//	shamir reprotect [-i IDENTITY]... (-r RECIPIENT | -passphrase) FILE
 //	shamir version
 //
 // Shares come in two formats. SSMS share files (NAME.I-of-N.shamir), the
@@ -66,7 +67,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because the run functions
 	// refer back to the commands for their help texts.
-	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdAttest, cmdVersion}
+	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdAttest, cmdReprotect, cmdVersion}
 }
 
 const overview = `Shamir splits a secret into shares, any threshold of which recover it.

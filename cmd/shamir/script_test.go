@@ -36,6 +36,10 @@ package main
 //		every CRC right: only the split's key tells them apart
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
+//	tty [PROMPT ANSWER]... -- PROG [ARGS...] (Linux: script_linux_test.go)
+//		run PROG on a pseudo-terminal, typing each ANSWER at its PROMPT
+//	age-plugin-testpin (a program on $PATH: plugin_test.go)
+//		an age plugin standing for a hardware token with a PIN
 //	powercut N shamir [ARGS...] (a program on $PATH)
 //		run shamir, killed with SIGKILL once a replacement in place has
 //		renamed N files, as a power cut would stop it
@@ -101,10 +105,30 @@ func unignoreSignals() {
 	}
 }
 
+// extraScriptCmds are the transcripts' commands of some systems only
+// (tty, on Linux: script_linux_test.go).
+var extraScriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+
 func TestScripts(t *testing.T) {
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
+	}
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"fails":     cmdFails,
+		"signal":    cmdSignal,
+		"waitfile":  cmdWaitfile,
+		"mkfifo":    cmdMkfifo,
+		"feed":      cmdFeed,
+		"closefifo": cmdClosefifo,
+		"randfile":  cmdRandfile,
+		"setq":      cmdSetq,
+		"splitid":   cmdSplitID,
+		"mkpng":     cmdMkpng,
+		"forge":     cmdForge,
+	}
+	for name, f := range extraScriptCmds {
+		cmds[name] = f
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
@@ -114,19 +138,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("REPO", repo)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fails":     cmdFails,
-			"signal":    cmdSignal,
-			"waitfile":  cmdWaitfile,
-			"mkfifo":    cmdMkfifo,
-			"feed":      cmdFeed,
-			"closefifo": cmdClosefifo,
-			"randfile":  cmdRandfile,
-			"setq":      cmdSetq,
-			"splitid":   cmdSplitID,
-			"mkpng":     cmdMkpng,
-			"forge":     cmdForge,
-		},
+		Cmds: cmds,
 	})
 }
 

@@ -44,8 +44,9 @@ secrets (at most 1 MiB): keys and passwords. Vault-format shares cannot hold
 an empty secret.
 
 For people: with -r or -R, each share is encrypted with age to the person
-who keeps it (an age1… recipient, or an SSH public key, as age -r takes
-them), one recipient per share (-n may then be left out), and written as
+who keeps it (an age1… recipient, an SSH public key, or a hardware
+token's plugin recipient such as age1yubikey1…, which runs the program
+age-plugin-NAME, as age -r takes them), one recipient per share (-n may then be left out), and written as
 HOLDER.shamir.age in the folder -o (default: the current folder), with
 manifest.json beside them: the split ID, the threshold, and each holder's
 name, recipient, and the SHA-256 of the file and of the share in it, for

@@ -20,29 +20,38 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openPTY returns the two ends of a new pseudo-terminal.
+// openPTY returns the two ends of a new pseudo-terminal, or skips the test.
 func openPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
+	m, s, err := openPTYErr()
+	if err != nil {
+		t.Skip(err)
+	}
+	return m, s
+}
+
+// openPTYErr returns the two ends of a new pseudo-terminal.
+func openPTYErr() (master, slave *os.File, err error) {
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
-		t.Skipf("no pseudo-terminals: %v", err)
+		return nil, nil, fmt.Errorf("no pseudo-terminals: %v", err)
 	}
 	fd := int(m.Fd())
 	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
 		m.Close()
-		t.Skipf("unlocking the pseudo-terminal: %v", err)
+		return nil, nil, fmt.Errorf("unlocking the pseudo-terminal: %v", err)
 	}
 	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
 	if err != nil {
 		m.Close()
-		t.Skipf("naming the pseudo-terminal: %v", err)
+		return nil, nil, fmt.Errorf("naming the pseudo-terminal: %v", err)
 	}
 	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		m.Close()
-		t.Skipf("opening the pseudo-terminal: %v", err)
+		return nil, nil, fmt.Errorf("opening the pseudo-terminal: %v", err)
 	}
-	return m, s
+	return m, s, nil
 }
 
 // A session is the command running with some of its standard files on a

@@ -46,7 +46,9 @@ handed to its holder, or the share in it (decrypted, or read from a picture
 of its paper copy's code or from its text); a file or share of another
 holder under this one's name (swapped); a holder's name, or share number,
 with other bytes (altered); or a share of no holder of the split
-(foreign).
+(foreign). A holder's encrypted file that is not the one handed out (one
+its holder re-encrypted with "shamir reprotect") is decrypted, with the
+identities of -i or its passphrase, and judged by the share inside.
 
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
 file; a signal that was ignored when verify started stays ignored.
@@ -80,7 +82,11 @@ func runVerify(args []string) error {
 		return err
 	}
 	if manifestPath != "" {
-		return verifyManifest(manifestPath, args, rf.quiet)
+		ids, err := readIdentities(rf.identities)
+		if err != nil {
+			return err
+		}
+		return verifyManifest(manifestPath, args, rf.quiet, ids)
 	}
 	set, err := rf.gatherArgs(args)
 	if err != nil {

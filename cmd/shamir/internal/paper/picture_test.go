@@ -20,8 +20,9 @@ import (
 // header, at once.
 func TestPictureBudget(t *testing.T) {
 	bomb := pngtest.Bomb()
-	if len(bomb) != 77 {
-		t.Errorf("the bomb is %d bytes, want 77", len(bomb))
+	// 77 bytes with Go 1.26's compress/flate, 78 with Go 1.27's.
+	if len(bomb) > 100 {
+		t.Errorf("the bomb is %d bytes, want under 100", len(bomb))
 	}
 	var big bytes.Buffer
 	if err := pngtest.WriteGrey(&big, 20000, 20000); err != nil {

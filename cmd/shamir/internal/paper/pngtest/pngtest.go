@@ -32,7 +32,7 @@ func Header(w, h uint32, depth, colour byte) []byte {
 	return Chunk([]byte("\x89PNG\r\n\x1a\n"), "IHDR", ihdr)
 }
 
-// Bomb returns a 77-byte PNG whose header declares 65535×65535 pixels
+// Bomb returns a PNG of about 77 bytes whose header declares 65535×65535 pixels
 // of 16-bit RGBA (32 GiB decoded), with a few bytes of compressed data.
 func Bomb() []byte {
 	var z bytes.Buffer

@@ -2,6 +2,7 @@ package shamir
 
 import (
 	"cmp"
+	"crypto/subtle"
 	"fmt"
 	"runtime"
 	"slices"
@@ -168,13 +169,18 @@ func (c *combiner) opened(last bool) {
 }
 
 // markCopies marks Duplicate every live share but the first of each
-// index: once the secret is recovered, they were checked against every
+// header: once the secret is recovered, they were checked against every
 // chunk, so they are copies of it; before (when it is not), they have its
 // header (openSplit kept only the key shares on the split's polynomial)
 // and agreed with every chunk read, as far as could be checked copies.
 func (c *combiner) markCopies() {
 	for i := 1; i < len(c.live); i++ {
-		if c.live[i].hdr.index == c.live[i-1].hdr.index {
+		// Until openSplit has settled the key shares (when it fails),
+		// shares of one index need not hold one header: only a byte-equal
+		// header is a copy's.
+		a, b := c.live[i-1].hdr, c.live[i].hdr
+		if a.index == b.index && a.tag == b.tag && a.ad == b.ad && a.gen == b.gen &&
+			subtle.ConstantTimeCompare(a.keyShare[:], b.keyShare[:]) == 1 {
 			c.live[i].why = Duplicate
 		}
 	}

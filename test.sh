@@ -147,8 +147,8 @@ step "fuzzing"
 declare -A fuzzexecs=(
 	[FuzzCombine]=150000 [FuzzCombineRobust]=1500 [FuzzCombineSSMS]=250000
 	[FuzzCombineSSMSAll]=250000 [FuzzKernels]=120000 [FuzzParseShare]=400000
-	[FuzzVerify]=2000 [FuzzRecreate]=100000 [FuzzRefresh]=45000
-	[FuzzCombineSSMSForged]=80000 [FuzzRecreateSSMS]=60000 [FuzzCombineSSMSAttack]=150000
+	[FuzzVerify]=800 [FuzzRecreate]=200000 [FuzzRefresh]=45000
+	[FuzzCombineSSMSForged]=130000 [FuzzRecreateSSMS]=150000 [FuzzCombineSSMSAttack]=150000
 )
 for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do
 	n=$(( ${fuzzexecs[$target]:-20000} * ${FUZZSCALE:-1} ))
@@ -169,7 +169,7 @@ echo "-- cmd/shamir/internal/manifest FuzzParse, $(( 80000 * ${FUZZSCALE:-1} )) 
 # as PNGs with right CRCs (FuzzReadQR). The counts take about 10 s each on
 # a 2-core machine shared with other work.
 step "fuzzing cmd/shamir/internal/paper"
-declare -A paperfuzz=([FuzzParse]=80000 [FuzzReadQR]=40000)
+declare -A paperfuzz=([FuzzParse]=80000 [FuzzReadQR]=60000)
 for target in FuzzParse FuzzReadQR; do
 	n=$(( ${paperfuzz[$target]} * ${FUZZSCALE:-1} ))
 	echo "-- $target, $n executions"

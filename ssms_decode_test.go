@@ -372,8 +372,8 @@ func TestSSMSParallelTaken(t *testing.T) {
 		}
 		got, err := c.rest(nil)
 		c.release()
-		if err != nil || !bytes.Equal(got, secret) || c.inParallel != 21 {
-			t.Fatalf("%d shares: %v, right %v, %d chunks of 21 taken in parallel", len(given), err, bytes.Equal(got, secret), c.inParallel)
+		if err != nil || !bytes.Equal(got, secret) || c.inParallel != 20 {
+			t.Fatalf("%d shares: %v, right %v, %d chunks of 20 taken in parallel", len(given), err, bytes.Equal(got, secret), c.inParallel)
 		}
 	}
 }

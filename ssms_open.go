@@ -233,6 +233,15 @@ func (c *combiner) fail(why error) error {
 // run would have dropped). From there on, or from a chunk that did not
 // open, the chunks are recovered one by one, as a sequential run would.
 func (c *combiner) rest(secret []byte) ([]byte, error) {
+	if c.count == 0 {
+		// The first chunk alone: a share it finds bad is dropped before
+		// the parallel pass, which would otherwise stop at the first chunk
+		// that finds one and leave the rest to a sequential run.
+		var err error
+		if secret, err = c.chunk(secret); err != nil || c.done {
+			return secret, err
+		}
+	}
 	if chunks, size := c.held(); chunks >= 2 && runtime.GOMAXPROCS(0) > 1 && checkApproved(c.h.aead) == nil {
 		secret, c.inParallel = c.parallel(secret, chunks, size)
 	}

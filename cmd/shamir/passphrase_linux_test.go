@@ -23,27 +23,7 @@ func startCTTY(t *testing.T, dir, name string, args ...string) *session {
 	se.cmd.Dir = dir
 	se.cmd.Stdin, se.cmd.Stdout, se.cmd.Stderr = s, s, s
 	se.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := se.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	go func() {
-		defer close(se.read)
-		buf := make([]byte, 4096)
-		for {
-			n, err := m.Read(buf)
-			se.mu.Lock()
-			se.screen.Write(buf[:n])
-			se.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		se.cmd.Process.Kill()
-		m.Close()
-	})
+	se.start(s)
 	return se
 }
 

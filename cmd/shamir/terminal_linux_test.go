@@ -94,15 +94,22 @@ func startSession(t *testing.T, dir string, ttyIn, ttyOut, ttyErr bool, in io.Re
 			break
 		}
 	}
+	se.start(s)
+	return se
+}
+
+// start starts se's command, whose terminal side is s, and copies what the
+// terminal shows into se.screen until the command is done.
+func (se *session) start(s *os.File) {
 	if err := se.cmd.Start(); err != nil {
-		t.Fatal(err)
+		se.t.Fatal(err)
 	}
 	s.Close() // the child has its own copy; the master sees EOF (EIO) when it exits
 	go func() {
 		defer close(se.read)
 		buf := make([]byte, 4096)
 		for {
-			n, err := m.Read(buf)
+			n, err := se.master.Read(buf)
 			se.mu.Lock()
 			se.screen.Write(buf[:n])
 			se.mu.Unlock()
@@ -111,11 +118,10 @@ func startSession(t *testing.T, dir string, ttyIn, ttyOut, ttyErr bool, in io.Re
 			}
 		}
 	}()
-	t.Cleanup(func() {
+	se.t.Cleanup(func() {
 		se.cmd.Process.Kill()
-		m.Close()
+		se.master.Close()
 	})
-	return se
 }
 
 func (se *session) shown() string {

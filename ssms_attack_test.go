@@ -452,3 +452,42 @@ func refreshHeaders(shares [][]byte) ([][]byte, error) {
 	}
 	return RefreshSSMSHeaders(hs)
 }
+
+// TestSSMSAlteredCopiesFirst: holders of the key give altered copies of
+// six of the fourteen shares of a (14,8) split, each before the genuine
+// share of its index. The genuine codeword is within the bound (a = 14
+// indexes agree, e = 6 values disagree), so it must be recovered and the
+// six named, though the first value of each index is altered at six of
+// them, beyond what decoding from first values corrects, and C(20,8)
+// subsets are far more than the decoder tries. Once in the records, once
+// in the key shares (the tags recomputed under the key), where the key
+// polynomial is decided.
+func TestSSMSAlteredCopiesFirst(t *testing.T) {
+	secret := testSecret(300, 51)
+	shares := mustSplitSSMS(t, secret, 14, 8, 64, defaultAEAD(), 51)
+	key := keyOfShares(t, shares[:8])
+	for _, where := range []string{"record", "key share"} {
+		var given [][]byte
+		var want []BadShare
+		for i := range 6 {
+			c := slices.Clone(shares[i])
+			if where == "record" {
+				c[fmtHeader+4+i] ^= 0x33
+			} else {
+				c[fmtKeyShare+i] ^= 0x33
+			}
+			reseal(c, key)
+			want = append(want, BadShare{Position: len(given), Reason: Inconsistent})
+			given = append(given, c)
+		}
+		given = append(given, shares...)
+		got, bad, err := CombineSSMS(given)
+		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+			t.Errorf("%s: CombineSSMS = %d bytes, %v, %v; want the secret, %v", where, len(got), bad, err, want)
+		}
+		got, bad, err = combineStream(given)
+		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+			t.Errorf("%s: reader = %d bytes, %v, %v; want the secret, %v", where, len(got), bad, err, want)
+		}
+	}
+}

@@ -31,9 +31,15 @@ import (
 //
 //  1. Decode from the first threshold indexes and open.
 //  2. Locate the wrong values with the error-correcting decoder that Verify
-//     uses (findBadScaled: syndromes, Berlekamp–Massey), decode from
-//     threshold values it did not flag, and open.
-//  3. Try subsets of threshold values, a bounded number of them.
+//     uses (findBadScaled: syndromes, Berlekamp–Massey) among the values
+//     alone at their index, the indexes with several values erased,
+//     decode from threshold values it did not flag, and open. If C is
+//     within the bound, this finds it: an index with several values adds
+//     at least as much to e as to a, so with m1 values alone, s of them
+//     wrong, a >= t + e gives 2s <= m1 − t.
+//  3. Try subsets of threshold values, a bounded number of them: beyond
+//     the bound, to tell a refusal with two sets (a codeword opened) from
+//     none.
 //
 // Beyond the bound, a codeword that opens is never accepted: the shares
 // that disagree with it were made, as far as anything can tell, by holders
@@ -150,6 +156,7 @@ type decoder struct {
 	seed     maphash.Seed
 	byHash   map[uint64][]int
 	reps     []int
+	single   []int
 	lengths  []recordLen
 	parity   []int
 	rows     []int
@@ -384,8 +391,17 @@ func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[]bool) ([]b
 	if out, ok := d.judge(ci, reps[:t], l, dst, found); ok {
 		return out, true
 	}
-	if len(reps) > t {
-		if sub := d.locate(reps); sub != nil {
+	// The error-correcting decoder runs on the variants alone at their
+	// index, the indexes with several values erased: if a codeword is
+	// within the bound, it is within the decoder's on those (see
+	// decodeParts in verify.go for the count), so no choice among the
+	// values of an index is needed.
+	if single := d.singles(l); len(single) > t || len(single) == t && len(reps) > t {
+		sub := single
+		if len(single) > t {
+			sub = d.locate(single)
+		}
+		if sub != nil {
 			if out, ok := d.judge(ci, sub, l, dst, found); ok {
 				return out, true
 			}
@@ -545,6 +561,20 @@ func (d *decoder) decode(sub []int, n int) ([]byte, bool) {
 		}
 	}
 	return ct, true
+}
+
+// singles returns the places in d.vars of the variants of length l whose
+// index has no other variant, in d.single.
+func (d *decoder) singles(l recordLen) []int {
+	single := d.single[:0]
+	for i, v := range d.vars {
+		alone := (i == 0 || d.vars[i-1].index != v.index) && (i+1 == len(d.vars) || d.vars[i+1].index != v.index)
+		if alone && v.rec.n == l.n && v.rec.last == l.last {
+			single = append(single, i)
+		}
+	}
+	d.single = single
+	return single
 }
 
 // locate returns threshold of the variants reps (distinct indexes, one

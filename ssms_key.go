@@ -89,13 +89,46 @@ func firstPerIndex(vs []keyVar, out []bool) []int {
 	return reps
 }
 
+// singlePerIndex returns the places in vs of the values whose index has
+// no other value. vs is by index.
+func singlePerIndex(vs []keyVar) []int {
+	var single []int
+	for i, v := range vs {
+		if (i == 0 || vs[i-1].x != v.x) && (i+1 == len(vs) || vs[i+1].x != v.x) {
+			single = append(single, i)
+		}
+	}
+	return single
+}
+
+// fromSingles returns t of the values alone at their index that the
+// error-correcting decoder does not flag, decoding with the indexes that
+// have several values erased, or nil. If a polynomial P of degree < t has
+// a >= t + e (a: the indexes with a value on P, e: the values off it), P
+// goes through what it returns: each index with several values adds at
+// least as much to e as to a, so with m1 values alone of which s are off
+// P, 2s <= m1 − t, within what the decoder corrects (as for Verify; see
+// decodeParts in verify.go).
+func fromSingles(vs []keyVar, t int) []int {
+	single := singlePerIndex(vs)
+	switch {
+	case len(single) < t:
+		return nil
+	case len(single) == t:
+		return single
+	}
+	return unflagged(vs, single, t)
+}
+
 // findKey looks for threshold t key shares among vs whose key, key, has
 // the split ID id. The ID commits to the key, so any key found is the
 // split's, and a polynomial whose key fails is no holder's: the values on
 // it are set aside and the rest decoded again (an outsider's whole split
 // given beside fewer genuine shares is peeled off so). In each round: the
 // first value of the first t indexes; those the error-correcting decoder
-// does not flag. Then a bounded search of subsets.
+// does not flag. Then a bounded search of subsets. Before the rounds, the
+// values alone at their index (fromSingles): within the bound, they give
+// the key whatever was given beside them at other indexes.
 func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 	try := func(sub []int) bool {
 		xs := make([]byte, len(sub))
@@ -105,6 +138,10 @@ func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 		}
 		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
 		return splitIDOf(key) == id
+	}
+	// Within the bound, the values alone at their index give the key.
+	if sub := fromSingles(vs, t); sub != nil && try(sub) {
+		return true
 	}
 	out := make([]bool, len(vs)) // set aside: on a polynomial whose key failed
 	for round := 0; round < 8; round++ {
@@ -277,10 +314,11 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 	if judge(reps[:t-1]) {
 		return on, true
 	}
-	if len(reps) > t {
-		if sub := unflagged(vs, reps, t); sub != nil && judge(sub[:t-1]) {
-			return on, true
-		}
+	// As for a chunk (ssms_decode.go), the decoder runs on the values
+	// alone at their index: if P is within the bound, it is within the
+	// decoder's on those.
+	if sub := fromSingles(vs, t); sub != nil && judge(sub[:t-1]) {
+		return on, true
 	}
 	if eachSubset(len(vs), t-1, func(sub []int) bool { return distinctX(vs, sub) && judge(sub) }) {
 		return on, true

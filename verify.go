@@ -55,6 +55,14 @@ import (
 // told. The other errors are those of [Combine] and of a threshold outside
 // 2…len(parts).
 //
+// Parts given more than once count once: the later copies of a part are
+// named [Duplicate], or [Inconsistent] when the part is. Parts with one x
+// coordinate and different bytes are candidates, one of them at least bad;
+// the polynomial is then accepted when, with a the number of x coordinates
+// that have a part on it and e the number of distinct parts off it,
+// a >= threshold + e. That is the bound above when every x is given once,
+// and it admits at most one polynomial, whatever the order of the parts.
+//
 // When more than ⌊r/2⌋ parts are bad, the set Verify names, if there is
 // one, is not the set of bad parts: replacing good parts can also make the
 // parts agree. For parts of another split or random bytes this is
@@ -97,14 +105,21 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []BadShare
 // made with threshold t, and returns t of them on the polynomial found,
 // and the bad ones.
 //
-// Copies. A part given twice, byte for byte, is a copy: the later ones are
-// [Duplicate]. Two parts with one x and other y bytes are both candidates
-// (one of them, at least, is bad): with a the number of x coordinates at
-// which a part lies on the polynomial and e the number of distinct parts
-// off it, the polynomial is accepted when a >= t + e, which for distinct x
-// is the bound 2e <= m − t, and no other polynomial can be as well
-// supported. The decoding runs on one part per x, the first; when that
-// fails, on each other choice of part at each x, one at a time.
+// Copies. A part given twice, byte for byte, is one value: the later
+// copies are [Duplicate] when the value lies on the polynomial found, and
+// [Inconsistent] with it when it does not. Two parts with one x and other
+// y bytes are both candidates (one of them, at least, is bad). With a the
+// number of x coordinates at which a value lies on the polynomial and e
+// the number of distinct values off it, the polynomial is accepted when
+// a >= t + e, which for distinct x is the bound 2e <= m − t.
+//
+// No other polynomial can then be as well supported, and the decoder finds
+// the accepted one, if there is one, without a search: it decodes from the
+// x coordinates that have one value, erasing those that have several. At
+// most one value of such an x can lie on the polynomial, so each of them
+// adds at least as much to e as to a; with m1 single x of which s are off
+// the polynomial, a − e <= m1 − 2s, and a >= t + e gives 2s <= m1 − t,
+// which is within what the decoder corrects on those m1 values.
 func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare, err error) {
 	if err := checkScheme(len(parts), t); err != nil {
 		return nil, nil, nil, err
@@ -127,42 +142,37 @@ func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare,
 		return nil, nil, nil, err
 	}
 	vs, dups := partVariants(parts)
-	reps := firstOfEachX(vs)
-	if len(reps) < t {
-		return nil, nil, nil, errTooFewDistinct(len(reps), t)
+	if n := countX(vs); n < t {
+		return nil, nil, nil, errTooFewDistinct(n, t)
 	}
-	tried := 0
-	for alt := -1; alt < len(vs) && tried < 256; alt++ {
-		choice := reps
-		if alt >= 0 {
-			j := slices.IndexFunc(reps, func(r int) bool { return vs[r].x == vs[alt].x })
-			if reps[j] == alt {
-				continue
-			}
-			choice = slices.Clone(reps)
-			choice[j] = alt
-		}
-		tried++
-		if on, ok := judgeParts(vs, choice, t); ok {
-			for i, v := range vs {
-				if !on[i] {
-					bad = append(bad, BadShare{Position: v.pos, Reason: Inconsistent})
-				}
-			}
-			for _, p := range dups {
-				bad = append(bad, BadShare{Position: p, Reason: Duplicate})
-			}
-			slices.SortFunc(bad, func(a, b BadShare) int { return a.Position - b.Position })
-			xs, ys = nil, nil
-			for i, v := range vs {
-				if on[i] && len(xs) < t && !slices.Contains(xs, v.x) {
-					xs, ys = append(xs, v.x), append(ys, v.y)
-				}
-			}
-			return xs, ys, bad, nil
+	single := singleX(vs)
+	if len(single) < t {
+		return nil, nil, nil, inconsistent(len(parts), t)
+	}
+	on, ok := judgeParts(vs, single, t)
+	if !ok {
+		return nil, nil, nil, inconsistent(len(parts), t)
+	}
+	for i, v := range vs {
+		if !on[i] {
+			bad = append(bad, BadShare{Position: v.pos, Reason: Inconsistent})
 		}
 	}
-	return nil, nil, nil, inconsistent(len(parts), t)
+	for _, d := range dups {
+		r := Duplicate
+		if !on[d.of] {
+			r = Inconsistent
+		}
+		bad = append(bad, BadShare{Position: d.pos, Reason: r})
+	}
+	slices.SortFunc(bad, func(a, b BadShare) int { return a.Position - b.Position })
+	xs, ys = nil, nil
+	for i, v := range vs {
+		if on[i] && len(xs) < t && !slices.Contains(xs, v.x) {
+			xs, ys = append(xs, v.x), append(ys, v.y)
+		}
+	}
+	return xs, ys, bad, nil
 }
 
 // onPolynomial returns t of the parts (xs, ys) not in wrong, in place: the
@@ -185,6 +195,10 @@ type partVariant struct {
 	pos int
 }
 
+// A partCopy is a later byte-equal copy of a part: its position and the
+// variant it copies.
+type partCopy struct{ pos, of int }
+
 // dedupe returns parts without the later of byte-equal copies, for the
 // checks of parseParts.
 func dedupe(parts [][]byte) [][]byte {
@@ -196,10 +210,10 @@ func dedupe(parts [][]byte) [][]byte {
 	return out
 }
 
-// partVariants returns the distinct parts, by position, and the positions
-// of the later copies of each. Parts are compared, x first, in constant
-// time over their y bytes.
-func partVariants(parts [][]byte) (vs []partVariant, dups []int) {
+// partVariants returns the distinct parts, by position, and the later
+// copies of each. Parts are compared, x first, in constant time over their
+// y bytes.
+func partVariants(parts [][]byte) (vs []partVariant, dups []partCopy) {
 	for i, p := range parts {
 		if len(p) < 2 {
 			vs = append(vs, partVariant{pos: i})
@@ -207,10 +221,10 @@ func partVariants(parts [][]byte) (vs []partVariant, dups []int) {
 		}
 		n := len(p) - ShareOverhead
 		x := p[n]
-		if slices.ContainsFunc(vs, func(v partVariant) bool {
+		if j := slices.IndexFunc(vs, func(v partVariant) bool {
 			return v.x == x && len(v.y) == n && subtle.ConstantTimeCompare(v.y, p[:n]) == 1
-		}) {
-			dups = append(dups, i)
+		}); j >= 0 {
+			dups = append(dups, partCopy{pos: i, of: j})
 			continue
 		}
 		vs = append(vs, partVariant{x: x, y: p[:n], pos: i})
@@ -218,18 +232,36 @@ func partVariants(parts [][]byte) (vs []partVariant, dups []int) {
 	return vs, dups
 }
 
-// firstOfEachX returns the places in vs of the first part of each x.
-func firstOfEachX(vs []partVariant) []int {
-	var reps []int
-	for i, v := range vs {
-		if !slices.ContainsFunc(reps, func(j int) bool { return vs[j].x == v.x }) {
-			reps = append(reps, i)
+// countX returns the number of distinct x coordinates of vs.
+func countX(vs []partVariant) int {
+	var seen [256]bool
+	n := 0
+	for _, v := range vs {
+		if !seen[v.x] {
+			seen[v.x] = true
+			n++
 		}
 	}
-	return reps
+	return n
 }
 
-// judgeParts decodes the parts choice (one per x), and reports which of vs
+// singleX returns the places in vs of the variants whose x no other
+// variant has.
+func singleX(vs []partVariant) []int {
+	var count [256]int
+	for _, v := range vs {
+		count[v.x]++
+	}
+	var single []int
+	for i, v := range vs {
+		if count[v.x] == 1 {
+			single = append(single, i)
+		}
+	}
+	return single
+}
+
+// judgeParts decodes the parts choice (distinct x), and reports which of vs
 // lie on the polynomial found, and whether it is accepted: a >= t + e.
 func judgeParts(vs []partVariant, choice []int, t int) ([]bool, bool) {
 	xs := make([]byte, len(choice))

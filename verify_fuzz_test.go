@@ -11,7 +11,7 @@ import (
 // The fuzz targets check properties that hold for every input, against
 // independent references: byte-by-byte Lagrange interpolation for Combine,
 // and for Verify and CombineRobust the shares as they were before the damage
-// and, for small cases, the brute-force definition smallestFix. Their seeds
+// and, for small cases, the brute-force definition. Their seeds
 // are in testdata/fuzz; CI runs each with -fuzztime.
 
 // chop cuts data into parts of size bytes, dropping a short tail.
@@ -137,11 +137,26 @@ func checkDefinition(t *testing.T, parts [][]byte, th int) {
 	if len(parts) > 9 || len(parts[0]) > 9 {
 		return
 	}
-	want, wantOK := smallestFix(parts, th)
-	pos, ok, err := verifyPositions(parts, th)
-	if err != nil || ok != wantOK || !slices.Equal(pos, want) {
-		t.Fatalf("Verify = %v, %v, %v; want %v, %v", pos, ok, err, want, wantOK)
+	want, wantOK := definition(parts, th)
+	bad, err := Verify(parts, th)
+	if wantOK != (err == nil) || !slices.Equal(bad, want) {
+		t.Fatalf("Verify = %v, %v; want %v, %v", bad, err, want, wantOK)
 	}
+	secret, bad2, err := CombineRobust(parts, th)
+	if wantOK != (err == nil) || !slices.Equal(bad2, want) || wantOK && !bytes.Equal(evalAt(onlyGood(parts, want)[:th], 0), secret) {
+		t.Fatalf("CombineRobust = %x, %v, %v; want %v, %v", secret, bad2, err, want, wantOK)
+	}
+}
+
+// onlyGood returns the parts not in bad.
+func onlyGood(parts [][]byte, bad []BadShare) [][]byte {
+	var good [][]byte
+	for i, p := range parts {
+		if !slices.ContainsFunc(bad, func(b BadShare) bool { return b.Position == i }) {
+			good = append(good, p)
+		}
+	}
+	return good
 }
 
 func FuzzVerify(f *testing.F) {

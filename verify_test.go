@@ -483,7 +483,15 @@ func TestVerifyErrors(t *testing.T) {
 	}
 }
 
-// TestVerifyCopies: a part given twice is a copy, named Duplicate; two
+// flip returns a copy of part with its first byte changed.
+func flip(part []byte) []byte {
+	p := slices.Clone(part)
+	p[0] ^= 0x5a
+	return p
+}
+
+// TestVerifyCopies: a part given twice is a copy, named Duplicate (or
+// Inconsistent, when what it copies is off the polynomial); two
 // parts with one x and other bytes are both candidates, and the one off
 // the polynomial is named, whatever their order (issue #18, item 6).
 func TestVerifyCopies(t *testing.T) {
@@ -502,7 +510,11 @@ func TestVerifyCopies(t *testing.T) {
 		{"copy", [][]byte{parts[0], parts[1], parts[1], parts[2], parts[3]}, []BadShare{{2, Duplicate, nil}}},
 		{"bad copy after", [][]byte{parts[0], parts[1], parts[2], bad, parts[3], parts[4]}, []BadShare{{3, Inconsistent, nil}}},
 		{"bad copy before", [][]byte{bad, parts[1], parts[0], parts[2], parts[3], parts[4]}, []BadShare{{0, Inconsistent, nil}}},
-		{"both", [][]byte{bad, parts[1], bad, parts[0], parts[2], parts[3], parts[4], parts[5]}, []BadShare{{0, Inconsistent, nil}, {2, Duplicate, nil}}},
+		{"both", [][]byte{bad, parts[1], bad, parts[0], parts[2], parts[3], parts[4], parts[5]}, []BadShare{{0, Inconsistent, nil}, {2, Inconsistent, nil}}},
+		// The first value of three x is bad: the decoder must not start
+		// from the first value of each x (a = 6 >= t + e = 3 + 3).
+		{"bad first at three x", [][]byte{flip(parts[0]), parts[0], flip(parts[1]), parts[1], flip(parts[2]), parts[2], parts[3], parts[4], parts[5]},
+			[]BadShare{{0, Inconsistent, nil}, {2, Inconsistent, nil}, {4, Inconsistent, nil}}},
 	} {
 		got, b, err := CombineRobust(c.parts, 3)
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(b, c.want) {
@@ -515,6 +527,110 @@ func TestVerifyCopies(t *testing.T) {
 	// Beyond the bound: two values of one x and too few others to outvote.
 	if got, _, err := CombineRobust([][]byte{bad, parts[1], parts[0], parts[2]}, 3); !errors.Is(err, ErrInconsistentShares) {
 		t.Errorf("two values of x and two other parts: %q, %v", got, err)
+	}
+}
+
+// definition is what Verify reports by definition, for parts that parse
+// (one length, non-zero x) but may repeat: byte-equal parts are one value;
+// the polynomial accepted is one through threshold values of distinct x
+// with a >= t + e (a: the x coordinates with a value on it, e: the values
+// off it), found by trying every such choice of values; each part off it
+// is Inconsistent, each later copy of a value on it Duplicate.
+func definition(parts [][]byte, t int) (bad []BadShare, ok bool) {
+	n := len(parts[0]) - 1
+	var vals []int // the first part of each value
+	of := make([]int, len(parts))
+	for i, p := range parts {
+		j := slices.IndexFunc(vals, func(v int) bool { return bytes.Equal(parts[v], p) })
+		if j < 0 {
+			j = len(vals)
+			vals = append(vals, i)
+		}
+		of[i] = j
+	}
+	var on []bool
+	forEachSubset(len(vals), t, func(s []int) bool {
+		sub := make([][]byte, t)
+		for k, v := range s {
+			sub[k] = parts[vals[v]]
+			for _, q := range sub[:k] {
+				if q[n] == sub[k][n] {
+					return true
+				}
+			}
+		}
+		on = make([]bool, len(vals))
+		var xs []byte
+		e := 0
+		for v, i := range vals {
+			p := parts[i]
+			on[v] = bytes.Equal(evalAt(sub, p[n]), p[:n])
+			switch {
+			case !on[v]:
+				e++
+			case !slices.Contains(xs, p[n]):
+				xs = append(xs, p[n])
+			}
+		}
+		ok = len(xs) >= t+e
+		return !ok
+	})
+	if !ok {
+		return nil, false
+	}
+	for i := range parts {
+		switch {
+		case !on[of[i]]:
+			bad = append(bad, BadShare{Position: i, Reason: Inconsistent})
+		case vals[of[i]] != i:
+			bad = append(bad, BadShare{Position: i, Reason: Duplicate})
+		}
+	}
+	return bad, true
+}
+
+// TestVerifyCopiesAgainstDefinition compares Verify and CombineRobust with
+// definition on small random cases with copies, other values at one x and
+// damage.
+func TestVerifyCopiesAgainstDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 18))
+	iters := 3000
+	if testing.Short() {
+		iters = 500
+	}
+	var located, refused int
+	defer func() { t.Logf("located %d, refused %d", located, refused) }()
+	for it := range iters {
+		m := 3 + rng.IntN(5)
+		th := 2 + rng.IntN(m-2)
+		size := 1 + rng.IntN(3)
+		secret := randBytes(rng, size)
+		parts := testSplit(t, secret, m, th, uint64(it))
+		given := len(parts) + rng.IntN(4)
+		for len(parts) < given {
+			p := slices.Clone(parts[rng.IntN(len(parts))])
+			if rng.IntN(2) == 0 {
+				p[rng.IntN(size)] ^= byte(1 + rng.IntN(3))
+			}
+			parts = slices.Insert(parts, rng.IntN(len(parts)+1), p)
+		}
+		want, wantOK := definition(parts, th)
+		if wantOK {
+			located++
+		} else {
+			refused++
+		}
+		bad, err := Verify(parts, th)
+		if wantOK != (err == nil) || !slices.Equal(bad, want) {
+			t.Fatalf("case %d (t=%d, %x): Verify = %v, %v; want %v, %v", it, th, parts, bad, err, want, wantOK)
+		}
+		if !wantOK && !errors.Is(err, ErrInconsistentShares) && !errors.Is(err, ErrNotEnoughShares) {
+			t.Fatalf("case %d: Verify error %v", it, err)
+		}
+		got, bad, err := CombineRobust(parts, th)
+		if wantOK != (err == nil) || !slices.Equal(bad, want) || wantOK && !bytes.Equal(got, secret) {
+			t.Fatalf("case %d: CombineRobust = %x, %v, %v; want %x, %v", it, got, bad, err, secret, want)
+		}
 	}
 }
 

@@ -127,3 +127,52 @@ func TestAllocs(t *testing.T) {
 		runtime.GOMAXPROCS(procs)
 	}
 }
+
+// TestAllocsSSMS pins the allocations of CombineSSMS of 1 MiB from 3 shares
+// of (5, 3) on one goroutine. Most are the reading pipeline's, a handful
+// per stage whatever the size: the shares and their groups by name and by
+// parameters, the key's checks, the decoder and its scratch, and the
+// secret. Those of the standard library's crypto (the split ID's SHA-256,
+// the tag key's and the tagger's HMAC, a tag per share, the AEAD and its
+// Open of each chunk) differ
+// between its implementations (assembly, purego, FIPS 140-only), so they
+// are measured and added.
+func TestAllocsSSMS(t *testing.T) {
+	secret := make([]byte, 1<<20)
+	shares, err := SplitSSMS(secret, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key [keySize]byte
+	crypto := testing.AllocsPerRun(10, func() {
+		splitIDOf(&key)
+		tk := tagKey(&key)
+		tg := newTagger(&tk)
+		for _, s := range shares[:3] {
+			tg.tag(s)
+		}
+		mustAEAD(defaultAEAD(), key[:])
+	})
+	// And an AEAD's Open per chunk (ChaCha20-Poly1305's in Go allocates).
+	h, _ := parseHeader(shares[0])
+	aead := mustAEAD(h.aead, key[:])
+	nonce := make([]byte, aead.NonceSize())
+	sealed := aead.Seal(nil, nonce, []byte("chunk"), nil)
+	out := make([]byte, 0, len(sealed))
+	open := testing.AllocsPerRun(10, func() { aead.Open(out, nonce, sealed, nil) })
+	crypto += open * float64((len(secret)+h.chunkSize-1)/h.chunkSize)
+	combine := func() {
+		if _, _, err := CombineSSMS(shares[:3]); err != nil {
+			panic(err)
+		}
+	}
+	got := testing.AllocsPerRun(20, combine)
+	for range 2 {
+		got = min(got, testing.AllocsPerRun(20, combine))
+	}
+	const pipeline = 33
+	if got > pipeline+crypto+1 {
+		t.Errorf("CombineSSMS allocates %v times, want %v (%v of them the crypto's) or one more from the runtime", got, pipeline+crypto, crypto)
+	}
+	t.Logf("CombineSSMS: %v allocations, %v of them the crypto's", got, crypto)
+}

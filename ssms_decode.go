@@ -282,11 +282,8 @@ func (d *decoder) blame(ci *chunkIn) {
 // secret), in time linear in the records' size however many copies there
 // are; a share alone at its index is a variant of its own, unhashed.
 func (d *decoder) variants(ci *chunkIn) {
-	vars := d.vars[:0]
+	vars := slices.Grow(d.vars[:0], len(ci.shares))
 	d.of = slices.Grow(d.of[:0], len(ci.shares))[:len(ci.shares)]
-	if d.byHash == nil {
-		d.byHash = make(map[uint64][]int)
-	}
 	clear(d.byHash)
 	for k, s := range ci.shares {
 		d.of[k] = -1
@@ -313,6 +310,9 @@ func (d *decoder) variants(ci *chunkIn) {
 		}
 		mh.Write(r.frag)
 		hash := mh.Sum64()
+		if d.byHash == nil {
+			d.byHash = make(map[uint64][]int) // the first index with copies
+		}
 		v := slices.IndexFunc(d.byHash[hash], func(j int) bool {
 			w := &vars[j]
 			return w.index == s.hdr.index && w.rec.n == r.n && w.rec.last == r.last && bytes.Equal(w.rec.frag, r.frag)
@@ -380,7 +380,7 @@ func (d *decoder) hasLength(i, index int, rec record) bool {
 // bound is added to found, for open to settle.
 func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[]bool) ([]byte, bool) {
 	// reps: the first variant of length l at each index.
-	reps := d.reps[:0]
+	reps := slices.Grow(d.reps[:0], len(d.vars))
 	for i, v := range d.vars {
 		if v.rec.n == l.n && v.rec.last == l.last && (len(reps) == 0 || d.vars[reps[len(reps)-1]].index != v.index) {
 			reps = append(reps, i)
@@ -566,7 +566,7 @@ func (d *decoder) decode(sub []int, n int) ([]byte, bool) {
 // singles returns the places in d.vars of the variants of length l whose
 // index has no other variant, in d.single.
 func (d *decoder) singles(l recordLen) []int {
-	single := d.single[:0]
+	single := slices.Grow(d.single[:0], len(d.vars))
 	for i, v := range d.vars {
 		alone := (i == 0 || d.vars[i-1].index != v.index) && (i+1 == len(d.vars) || d.vars[i+1].index != v.index)
 		if alone && v.rec.n == l.n && v.rec.last == l.last {

@@ -259,7 +259,7 @@ func (c *combiner) rest(secret []byte) ([]byte, error) {
 // the input, not a chunk size that headers claim.
 func (c *combiner) held() (chunks, size int) {
 	h, t := c.h, c.h.threshold
-	var lens []int
+	lens := make([]int, 0, len(c.live))
 	for _, s := range c.live {
 		lens = append(lens, max(0, len(s.mem)-s.off))
 	}
@@ -390,6 +390,10 @@ func groupByName(all []*shareIn) ([]SplitName, map[SplitName][]*shareIn) {
 		}
 		n := SplitName{s.hdr.id, s.hdr.gen}
 		if byName[n] == nil {
+			if names == nil {
+				// Room for all in the first: there is usually one.
+				byName[n] = make([]*shareIn, 0, len(all))
+			}
 			names = append(names, n)
 		}
 		byName[n] = append(byName[n], s)
@@ -536,7 +540,12 @@ func groupByParams(shares []*shareIn) [][]*shareIn {
 	for _, s := range shares {
 		i := slices.IndexFunc(groups, func(g []*shareIn) bool { return g[0].hdr.ad == s.hdr.ad })
 		if i < 0 {
-			groups = append(groups, nil)
+			var g []*shareIn
+			if groups == nil {
+				// Room for all in the first: there is usually one.
+				g = make([]*shareIn, 0, len(shares))
+			}
+			groups = append(groups, g)
 			i = len(groups) - 1
 		}
 		groups[i] = append(groups[i], s)
@@ -578,7 +587,7 @@ func (c *combiner) unlock(shares []*shareIn) error {
 		c.setGroup(main.shares())
 		return c.fail(ErrInconsistentShares)
 	}
-	var live []*shareIn
+	live := make([]*shareIn, 0, len(shares))
 	for i, v := range main.vars {
 		if on[i] {
 			live = append(live, v.shares...)

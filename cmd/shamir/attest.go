@@ -28,7 +28,7 @@ var cmdAttest = &command{
 	help: `usage: shamir attest challenge -manifest FILE
        shamir attest answer -c CHALLENGE [-i FILE] [PATH ... | -]
        shamir attest check -manifest FILE -c CHALLENGE [PATH ... | -]
-       shamir attest manifest [-t T] [-previous FILE] [-o FILE] [PATH ... | -]
+       shamir attest manifest [-t T] [-split ID/GEN] [-previous FILE] [-o FILE] [PATH ... | -]
 
 Attest lets the holders of a split prove that they still hold their
 shares, without anyone gathering or combining them. The manifest that split
@@ -56,7 +56,9 @@ issued; it does not prove that nobody else has a copy.
 
 attest manifest makes a manifest from a full set of shares, for shares that
 have none (Vault unseal keys, right after vault operator init) or after a
-refresh: the split ID, each share's SHA-256 and public key. Vault-format
+refresh: the split ID, each share's SHA-256 and public key. It first checks
+the shares against each other, as verify does, and writes nothing if any
+is bad. Vault-format
 shares need -t (or the JSON of vault operator init). With -previous, the
 holders' names come from the earlier manifest of the split, by share, and
 its keys are kept as the holders' previous ones, so that an answer made
@@ -69,6 +71,8 @@ Flags:
 	-i, -identity FILE   answer, manifest: an age identity file (may be
 	                     repeated), as for combine
 	-t, -threshold T     manifest: the threshold of Vault-format shares
+	-split ID[/GEN]      manifest: the split (and generation) to record,
+	                     when the inputs hold shares of others
 	-previous FILE       manifest: the split's manifest before a refresh
 	-o, -out FILE        manifest: the file to write (default
 	                     manifest.json; "-" for stdout)

@@ -35,12 +35,13 @@ func attestManifest(args []string) error {
 			return err
 		}
 	}
-	shares, enc, t, err := readHeldShares(&rf, args)
+	prevT := 0
+	if prev != nil {
+		prevT = prev.Threshold
+	}
+	shares, enc, t, err := readHeldShares(&rf, args, true, prevT)
 	if err != nil {
 		return err
-	}
-	if t == 0 && prev != nil {
-		t = prev.Threshold
 	}
 	m, err := manifestOf(shares, enc, t)
 	if err != nil {

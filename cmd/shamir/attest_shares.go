@@ -1,12 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
+	"slices"
 
+	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/attest"
 )
 
@@ -27,13 +31,22 @@ type heldShare struct {
 // the identities of rf), and derives each one's attestation key. enc is
 // the encoding of Vault-format shares, for their SHA-256, and t their
 // threshold when -t or the input gives it.
-func readHeldShares(rf *readFlags, args []string) (shares []heldShare, enc string, t int, err error) {
+//
+// With whole, the shares are a whole split, for attest manifest: they are
+// checked against each other first, as verify checks them, and any share
+// found bad stops the run. A manifest records what a holder must prove to
+// have; recording a share that does not combine with the others (altered,
+// or an outsider's under the split's ID) would make every later
+// attestation of it worthless. prevT is the threshold of Vault-format
+// shares when neither -t nor the input gives it (from the manifest before
+// a refresh), or 0.
+func readHeldShares(rf *readFlags, args []string, whole bool, prevT int) (shares []heldShare, enc string, t int, err error) {
 	set, err := rf.gatherArgs(args)
 	if err != nil {
 		return nil, "", 0, err
 	}
 	defer set.close()
-	t = newThreshold(rf.threshold, set).t
+	t = cmp.Or(newThreshold(rf.threshold, set).t, prevT)
 	ssms, err := rf.format(set, "attest")
 	if err != nil {
 		return nil, "", 0, err
@@ -42,6 +55,10 @@ func readHeldShares(rf *readFlags, args []string) (shares []heldShare, enc strin
 		if len(set.notSSMS) > 0 {
 			reportBad(os.Stderr, set.notSSMS)
 			return nil, "", 0, fmt.Errorf("%s among the inputs", count(len(set.notSSMS), "bad share file", "bad share files"))
+		}
+		if whole {
+			shares, err := readWholeSSMS(set, rf.quiet)
+			return shares, "", t, err
 		}
 		for _, s := range set.ssms {
 			h, err := readHeldSSMS(s)
@@ -59,6 +76,11 @@ func readHeldShares(rf *readFlags, args []string) (shares []heldShare, enc strin
 	if len(bad) > 0 {
 		reportBad(os.Stderr, bad)
 		return nil, "", 0, fmt.Errorf("%s among the inputs", count(len(bad), "bad share", "bad shares"))
+	}
+	if whole && t > 0 {
+		if err := checkWholeText(good, t); err != nil {
+			return nil, "", 0, err
+		}
 	}
 	enc = encodingOf(good)
 	for _, s := range good {
@@ -92,6 +114,83 @@ func readHeldSSMS(s *ssmsShare) (heldShare, error) {
 		sha256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
+// readWholeSSMS reads the SSMS shares of set, a whole split, through the
+// library's reader, which checks every header, chunk and share against the
+// others (the secret it recovers is thrown away, as by verify), and derives
+// each share's key and SHA-256 from its bytes as they pass. With -split,
+// the shares of other splits and of newer generations are set aside.
+func readWholeSSMS(set *shareSet, quiet bool) ([]heldShare, error) {
+	kws := make([]*attest.KeyWriter, len(set.ssms))
+	sums := make([]hash.Hash, len(set.ssms))
+	rs := make([]io.Reader, len(set.ssms))
+	for i, s := range set.ssms {
+		if !s.hasHdr {
+			return nil, fmt.Errorf("%s: not an SSMS share: its header does not check", s.where)
+		}
+		kws[i], sums[i] = attest.NewKeyWriter(), sha256.New()
+		rs[i] = io.TeeReader(s.r, io.MultiWriter(kws[i], sums[i]))
+	}
+	cr, err := set.combineReaderOf(rs)
+	if err == nil {
+		_, err = io.Copy(io.Discard, cr)
+	}
+	if err != nil {
+		return nil, ssmsFailure(set, err)
+	}
+	found := cr.BadShares()
+	if bad := set.setAside(found, quiet); len(bad) > 0 {
+		reportBad(os.Stderr, badSSMS(set, bad))
+		return nil, withHints(fmt.Errorf("%s bad: a manifest records only shares that agree with each other",
+			count(len(bad), "share is", "shares are")),
+			"leave the bad shares out, and make new ones for their holders with shamir recreate")
+	}
+	var shares []heldShare
+	for i, s := range set.ssms {
+		if slices.ContainsFunc(found, func(b shamir.BadShare) bool { return b.Position == i }) {
+			continue // of another split or a newer generation than -split names
+		}
+		// The reader stops at each share's last chunk: what follows (none,
+		// as it found no share extended) is hashed too.
+		if _, err := io.Copy(io.Discard, rs[i]); err != nil {
+			return nil, fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
+		}
+		k, err := kws[i].Key()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", s.where, err)
+		}
+		shares = append(shares, heldShare{where: s.where, ssms: true, number: s.info.Index + 1, splitID: s.info.SplitID, gen: s.info.Generation,
+			t: s.info.Threshold, key: k, sha256: hex.EncodeToString(sums[i].Sum(nil))})
+	}
+	return shares, nil
+}
+
+// checkWholeText checks Vault-format shares, a whole split made with
+// threshold t, against each other as verify does: with more than t of
+// them, a share altered or replaced is found (up to all but t of them).
+func checkWholeText(good []textShare, t int) error {
+	if len(good) <= t {
+		return nil // any t shares agree: nothing to check
+	}
+	parts := make([][]byte, len(good))
+	for i, s := range good {
+		parts[i] = s.data
+	}
+	found, err := shamir.Verify(parts, t)
+	if err != nil {
+		return explainCombineError(err, threshold{t: t}, len(good), 0)
+	}
+	if len(found) > 0 {
+		var bad []problem
+		for _, b := range found {
+			bad = append(bad, problem{good[b.Position].where, disagrees})
+		}
+		reportBad(os.Stderr, bad)
+		return withHints(fmt.Errorf("%s bad: a manifest records only shares that agree with each other", count(len(found), "share is", "shares are")),
+			"leave the bad shares out, and make new ones for their holders with shamir recreate")
+	}
+	return nil
+}
+
 func attestAnswer(args []string) error {
 	fs := newFlagSet("attest answer")
 	var rf readFlags
@@ -106,7 +205,7 @@ func attestAnswer(args []string) error {
 	if err != nil {
 		return err
 	}
-	shares, _, _, err := readHeldShares(&rf, args)
+	shares, _, _, err := readHeldShares(&rf, args, false, 0)
 	if err != nil {
 		return err
 	}

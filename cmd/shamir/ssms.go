@@ -119,10 +119,16 @@ func (set *shareSet) setAside(found []shamir.BadShare, quiet bool) []shamir.BadS
 // combineReader returns the library's reader of the secret of the SSMS
 // shares: of the split -split named, if it did.
 func (set *shareSet) combineReader() (*shamir.CombineReader, error) {
+	return set.combineReaderOf(set.readers())
+}
+
+// combineReaderOf is combineReader reading the shares through rs, one
+// reader for each, in order.
+func (set *shareSet) combineReaderOf(rs []io.Reader) (*shamir.CombineReader, error) {
 	if set.split != nil {
-		return shamir.NewCombineReaderSplit(set.readers(), *set.split)
+		return shamir.NewCombineReaderSplit(rs, *set.split)
 	}
-	return shamir.NewCombineReader(set.readers())
+	return shamir.NewCombineReader(rs)
 }
 
 // splitsHint lists the splits of the SSMS shares, as a hint.

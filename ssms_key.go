@@ -127,8 +127,9 @@ func fromSingles(vs []keyVar, t int) []int {
 // given beside fewer genuine shares is peeled off so). In each round: the
 // first value of the first t indexes; those the error-correcting decoder
 // does not flag. Then a bounded search of subsets. Before the rounds, the
-// values alone at their index (fromSingles): within the bound, they give
-// the key whatever was given beside them at other indexes.
+// first value of the first t indexes, and the values alone at their index
+// (fromSingles): within the bound, these give the key whatever was given
+// beside them at other indexes.
 func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 	try := func(sub []int) bool {
 		xs := make([]byte, len(sub))
@@ -139,7 +140,11 @@ func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
 		return splitIDOf(key) == id
 	}
-	// Within the bound, the values alone at their index give the key.
+	// The first value of the first t indexes, the usual case; then,
+	// within the bound, the values alone at their index give the key.
+	if reps := firstPerIndex(vs, nil); len(reps) >= t && try(reps[:t]) {
+		return true
+	}
 	if sub := fromSingles(vs, t); sub != nil && try(sub) {
 		return true
 	}

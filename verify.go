@@ -138,6 +138,11 @@ func decodeParts(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare,
 	case err != errDuplicatePart:
 		return nil, nil, nil, err
 	}
+	return decodeCopies(parts, t)
+}
+
+// decodeCopies is decodeParts for parts among which an x repeats.
+func decodeCopies(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare, err error) {
 	if _, _, err := appendParts(nil, nil, dedupe(parts)); err != nil && err != errDuplicatePart {
 		return nil, nil, nil, err
 	}
@@ -292,6 +297,12 @@ func judgeParts(vs []partVariant, choice []int, t int) ([]bool, bool) {
 			px, py = append(px, xs[i]), append(py, ys[i])
 		}
 	}
+	return agreeParts(vs, px, py, t)
+}
+
+// agreeParts reports which of vs lie on the polynomial through the t
+// points (px, py), and whether it is accepted: a >= t + e.
+func agreeParts(vs []partVariant, px []byte, py [][]byte, t int) ([]bool, bool) {
 	// The value of the polynomial at every x of vs not among px.
 	var targets []byte
 	for _, v := range vs {

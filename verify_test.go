@@ -383,6 +383,15 @@ func forEachSubset(m, size int, f func([]int) bool) {
 	rec(0, 0)
 }
 
+// randomSplit returns a random secret of 1…maxSize bytes and its shares:
+// 3…maxParts of them, with a random threshold, made with the given seed.
+func randomSplit(t *testing.T, rng *rand.Rand, maxParts, maxSize int, seed uint64) (secret []byte, parts [][]byte, th int) {
+	m := 3 + rng.IntN(maxParts-2)
+	th = 2 + rng.IntN(m-2)
+	secret = randBytes(rng, 1+rng.IntN(maxSize))
+	return secret, testSplit(t, secret, m, th, seed), th
+}
+
 // TestVerifyAgainstDefinition compares Verify with smallestFix on small
 // random cases, many of them beyond what can be located, with damage
 // concentrated on few byte values so that miscorrections happen.
@@ -395,11 +404,8 @@ func TestVerifyAgainstDefinition(t *testing.T) {
 	var stats [3]int
 	defer func() { t.Logf("consistent %d, located %d, not locatable %d", stats[0], stats[1], stats[2]) }()
 	for it := range iters {
-		m := 3 + rng.IntN(6)
-		th := 2 + rng.IntN(m-2)
-		size := 1 + rng.IntN(4)
-		secret := randBytes(rng, size)
-		parts := testSplit(t, secret, m, th, uint64(it))
+		secret, parts, th := randomSplit(t, rng, 8, 4, uint64(it))
+		m, size := len(parts), len(secret)
 		for range rng.IntN(m + 1) {
 			i := rng.IntN(m)
 			k := rng.IntN(size)
@@ -601,11 +607,8 @@ func TestVerifyCopiesAgainstDefinition(t *testing.T) {
 	var located, refused int
 	defer func() { t.Logf("located %d, refused %d", located, refused) }()
 	for it := range iters {
-		m := 3 + rng.IntN(5)
-		th := 2 + rng.IntN(m-2)
-		size := 1 + rng.IntN(3)
-		secret := randBytes(rng, size)
-		parts := testSplit(t, secret, m, th, uint64(it))
+		secret, parts, th := randomSplit(t, rng, 7, 3, uint64(it))
+		size := len(secret)
 		given := len(parts) + rng.IntN(4)
 		for len(parts) < given {
 			p := slices.Clone(parts[rng.IntN(len(parts))])

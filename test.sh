@@ -147,7 +147,7 @@ step "fuzzing"
 declare -A fuzzexecs=(
 	[FuzzCombine]=150000 [FuzzCombineRobust]=1500 [FuzzCombineSSMS]=250000
 	[FuzzCombineSSMSAll]=250000 [FuzzKernels]=120000 [FuzzParseShare]=400000
-	[FuzzVerify]=1200 [FuzzRecreate]=200000 [FuzzRefresh]=75000
+	[FuzzVerify]=3000 [FuzzRecreate]=200000 [FuzzRefresh]=75000
 	[FuzzCombineSSMSForged]=130000 [FuzzRecreateSSMS]=150000 [FuzzCombineSSMSAttack]=150000
 )
 for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do

@@ -60,15 +60,11 @@ func verifyManifest(path string, args []string, quiet bool, ids []age.Identity) 
 	good := 0
 	given := map[*manifest.Share]bool{}
 	for _, f := range files {
-		mf, err := inspectForManifest(f, m)
-		if err == nil && mf.MayHoldShare && mf.ShareSHA256 == "" && m.Judge(mf).Verdict != manifest.Good {
-			err = openForManifest(&mf, f, ids)
-		}
+		j, err := judgeFile(f, m, ids)
 		if err != nil {
 			bad = append(bad, problem{quote(f), err.Error()})
 			continue
 		}
-		j := m.Judge(mf)
 		for _, s := range j.Given() {
 			given[s] = true
 		}
@@ -86,13 +82,7 @@ func verifyManifest(path string, args []string, quiet bool, ids []age.Identity) 
 	}
 	if !quiet {
 		noteIgnored(os.Stderr, ignored)
-		var missing []string
-		for i := range m.Shares {
-			if s := &m.Shares[i]; !given[s] {
-				missing = append(missing, quote(s.Holder))
-			}
-		}
-		if len(missing) > 0 && len(missing) < len(m.Shares) {
+		if missing := notGiven(m, given); len(missing) > 0 && len(missing) < len(m.Shares) {
 			sayf(os.Stderr, "not given: the files of %s", strings.Join(missing, ", "))
 		}
 	}
@@ -100,6 +90,32 @@ func verifyManifest(path string, args []string, quiet bool, ids []age.Identity) 
 		return errors.New("no file of the split among the inputs")
 	}
 	return verdict(good, bad, quiet)
+}
+
+// judgeFile judges the file f against the manifest m. A file that may
+// hold a share, whose bytes are not those handed out, is opened (with ids,
+// or its passphrase) and judged by the share inside.
+func judgeFile(f string, m *manifest.Manifest, ids []age.Identity) (manifest.Judgement, error) {
+	mf, err := inspectForManifest(f, m)
+	if err == nil && mf.MayHoldShare && mf.ShareSHA256 == "" && m.Judge(mf).Verdict != manifest.Good {
+		err = openForManifest(&mf, f, ids)
+	}
+	if err != nil {
+		return manifest.Judgement{}, err
+	}
+	return m.Judge(mf), nil
+}
+
+// notGiven returns the quoted names of the holders of m whose shares are
+// not in given.
+func notGiven(m *manifest.Manifest, given map[*manifest.Share]bool) []string {
+	var missing []string
+	for i := range m.Shares {
+		if s := &m.Shares[i]; !given[s] {
+			missing = append(missing, quote(s.Holder))
+		}
+	}
+	return missing
 }
 
 // manifestInputs lists the files the arguments name, those in the folders

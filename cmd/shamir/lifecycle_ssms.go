@@ -194,6 +194,24 @@ func sharesGiven(set *shareSet) map[int]*ssmsShare {
 	return m
 }
 
+// writeNewShares writes the share files paths in dir with fill, which
+// reads the shares of set and returns those it found bad: they are
+// reported, and the paths kept for -manifest.
+func (lc *lifecycle) writeNewShares(set *shareSet, dir string, paths []string, fill func(ws []io.Writer) ([]shamir.BadShare, error)) error {
+	var found []shamir.BadShare
+	err := writeSSMSFiles(dir, lc.force, paths, func(ws []io.Writer) error {
+		var err error
+		found, err = fill(ws)
+		return err
+	})
+	if err != nil {
+		return ssmsError(set, err)
+	}
+	reportFound(set, found)
+	lc.written = paths
+	return nil
+}
+
 // writeSSMSFiles makes the share files paths, in the folder dir, with fill,
 // which writes share k to ws[k]: all of them, or none.
 func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Writer) error) error {
@@ -269,17 +287,11 @@ func newSSMSShares(lc *lifecycle, set *shareSet, nums []int) error {
 		paths[k] = filepath.Join(dir, shareFileName(name, i, n))
 		idx[k] = i - 1
 	}
-	var found []shamir.BadShare
-	err = writeSSMSFiles(dir, lc.force, paths, func(ws []io.Writer) error {
-		var err error
-		found, err = shamir.RecreateSSMSTo(ws, set.readers(), idx...)
+	if err := lc.writeNewShares(set, dir, paths, func(ws []io.Writer) ([]shamir.BadShare, error) {
+		return shamir.RecreateSSMSTo(ws, set.readers(), idx...)
+	}); err != nil {
 		return err
-	})
-	if err != nil {
-		return ssmsError(set, err)
 	}
-	reportFound(set, found)
-	lc.written = paths
 	if !lc.rf.quiet {
 		sayf(os.Stderr, "wrote %s: %s", count(len(paths), "share file"), quotes(paths))
 	}
@@ -461,17 +473,11 @@ func reshareSSMS(lc *lifecycle, set *shareSet) error {
 	for i := range paths {
 		paths[i] = filepath.Join(dir, shareFileName(name, i+1, lc.parts))
 	}
-	var found []shamir.BadShare
-	err = writeSSMSFiles(dir, lc.force, paths, func(ws []io.Writer) error {
-		var err error
-		found, err = shamir.ReshareSSMSTo(ws, set.readers(), lc.newT)
+	if err := lc.writeNewShares(set, dir, paths, func(ws []io.Writer) ([]shamir.BadShare, error) {
+		return shamir.ReshareSSMSTo(ws, set.readers(), lc.newT)
+	}); err != nil {
 		return err
-	})
-	if err != nil {
-		return ssmsError(set, err)
 	}
-	reportFound(set, found)
-	lc.written = paths
 	if !lc.rf.quiet {
 		sayf(os.Stderr, "wrote %d shares of a new split, %s to %s; any %d recover the secret",
 			lc.parts, quote(paths[0]), quote(paths[len(paths)-1]), lc.newT)

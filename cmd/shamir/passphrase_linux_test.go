@@ -78,16 +78,7 @@ func TestPassphraseHolders(t *testing.T) {
 	}
 
 	// bob proves he holds his share, typing his passphrase.
-	writeFile(t, dir, "ch.txt", must(t, runCmd(t, dir, nil, "attest", "challenge", "-manifest", "s/manifest.json"), "challenge").stdout)
-	se = startSession(t, dir, true, false, true, nil, "attest", "answer", "-c", "ch.txt", "s/bob.shamir.age")
-	se.typeLine(`Passphrase for "s/bob.shamir.age": `, "bob's long passphrase")
-	if code := se.wait(); code != 0 {
-		t.Fatalf("attest answer exited %d:\n%s", code, se.shown())
-	}
-	r := runCmd(t, dir, bytes.NewReader(se.stdout.Bytes()), "attest", "check", "-manifest", "s/manifest.json", "-c", "ch.txt")
-	if !bytes.Contains(r.stdout, []byte("bob (share 2): holds their share")) {
-		t.Fatalf("check:\n%s", r.stdout)
-	}
+	attestBob(t, dir, "bob's long passphrase")
 
 	// A share encrypted with age -p is read by combine.
 	se = startCTTY(t, dir, ageBin, "-p", "-o", "bob.age", "bob.shamir")
@@ -124,16 +115,33 @@ func TestPassphraseNoTerminal(t *testing.T) {
 
 	// age -p's file, read without a terminal.
 	must(t, runCmd(t, dir, nil, "split", "-n", "2", "-t", "2", "-o", "p", "key.bin"), "split")
-	writeFile(t, dir, "share.age", agePassphraseFile(t, readFileT(t, dir, "p/key.bin.1-of-2.shamir")))
+	writeFile(t, dir, "share.age", agePassphraseFile(t, "a passphrase", readFileT(t, dir, "p/key.bin.1-of-2.shamir")))
 	r = runCmd(t, dir, nil, "combine", "-o", "-", "share.age", "p/key.bin.2-of-2.shamir")
 	fails(t, r, 1, "combine, a passphrase file without a terminal",
 		`ignored "share.age": encrypted with a passphrase: its passphrase is typed on a terminal, and there is none`)
 }
 
-// agePassphraseFile encrypts data with a passphrase, as age -p does.
-func agePassphraseFile(t *testing.T, data []byte) []byte {
+// attestBob runs a round of attestation for the split in dir/s, in which
+// bob answers from s/bob.shamir.age, typing passphrase on the terminal,
+// and checks that the answer proves he holds share 2.
+func attestBob(t *testing.T, dir, passphrase string) {
 	t.Helper()
-	r, err := age.NewScryptRecipient("a passphrase")
+	writeFile(t, dir, "ch.txt", must(t, runCmd(t, dir, nil, "attest", "challenge", "-manifest", "s/manifest.json"), "challenge").stdout)
+	se := startSession(t, dir, true, false, true, nil, "attest", "answer", "-c", "ch.txt", "s/bob.shamir.age")
+	se.typeLine(`Passphrase for "s/bob.shamir.age": `, passphrase)
+	if code := se.wait(); code != 0 {
+		t.Fatalf("attest answer exited %d:\n%s", code, se.shown())
+	}
+	r := runCmd(t, dir, bytes.NewReader(se.stdout.Bytes()), "attest", "check", "-manifest", "s/manifest.json", "-c", "ch.txt")
+	if !bytes.Contains(r.stdout, []byte("bob (share 2): holds their share")) {
+		t.Fatalf("check:\n%s", r.stdout)
+	}
+}
+
+// agePassphraseFile encrypts data with passphrase, as age -p does.
+func agePassphraseFile(t *testing.T, passphrase string, data []byte) []byte {
+	t.Helper()
+	r, err := age.NewScryptRecipient(passphrase)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ package main
 // and the passphrase of an identity file encrypted with age -p.
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
@@ -93,16 +92,7 @@ func TestTerminalPassphraseIdentity(t *testing.T) {
 	dir := t.TempDir()
 	id, _ := age.GenerateX25519Identity()
 	other, _ := age.GenerateX25519Identity()
-	sr, err := age.NewScryptRecipient("tr0ub4dor&3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sr.SetWorkFactor(10)
-	var b bytes.Buffer
-	w, _ := age.Encrypt(&b, sr)
-	w.Write([]byte("# my key\n" + id.String() + "\n"))
-	w.Close()
-	writeFile(t, dir, "key.age", b.Bytes())
+	writeFile(t, dir, "key.age", agePassphraseFile(t, "tr0ub4dor&3", []byte("# my key\n"+id.String()+"\n")))
 	writeFile(t, dir, "other.key", []byte(other.String()+"\n"))
 	writeFile(t, dir, "pw", []byte("a password"))
 	must(t, runCmd(t, dir, nil, "split", "-t", "2", "-r", "me:"+id.Recipient().String(), "-r", "you:"+other.Recipient().String(), "-o", "s", "pw"), "split")
@@ -133,16 +123,7 @@ func TestTerminalPassphraseIdentity(t *testing.T) {
 func TestTerminalPassphraseStdinRedirected(t *testing.T) {
 	dir := t.TempDir()
 	id, _ := age.GenerateX25519Identity()
-	sr, err := age.NewScryptRecipient("tr0ub4dor&3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sr.SetWorkFactor(10)
-	var b bytes.Buffer
-	w, _ := age.Encrypt(&b, sr)
-	w.Write([]byte(id.String() + "\n"))
-	w.Close()
-	writeFile(t, dir, "key.age", b.Bytes())
+	writeFile(t, dir, "key.age", agePassphraseFile(t, "tr0ub4dor&3", []byte(id.String()+"\n")))
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	block, err := ssh.MarshalPrivateKeyWithPassphrase(priv, "", []byte("correct horse"))
 	if err != nil {

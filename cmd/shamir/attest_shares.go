@@ -95,23 +95,44 @@ func readHeldShares(rf *readFlags, args []string, whole bool, prevT int) (shares
 	return shares, enc, t, nil
 }
 
+// A heldHasher derives what attestation records of an SSMS share from
+// all its bytes, as they are written to it: its key and its SHA-256.
+type heldHasher struct {
+	kw  *attest.KeyWriter
+	sum hash.Hash
+}
+
+func newHeldHasher() *heldHasher {
+	return &heldHasher{kw: attest.NewKeyWriter(), sum: sha256.New()}
+}
+
+func (h *heldHasher) Write(p []byte) (int, error) {
+	h.kw.Write(p)
+	return h.sum.Write(p)
+}
+
+// held returns the share written to h, the share at where whose header
+// InspectSSMS read as info.
+func (h *heldHasher) held(where string, info shamir.SSMSInfo) (heldShare, error) {
+	k, err := h.kw.Key()
+	if err != nil {
+		return heldShare{}, fmt.Errorf("%s: %v", where, err)
+	}
+	return heldShare{where: where, ssms: true, number: info.Index + 1, splitID: info.SplitID, gen: info.Generation, t: info.Threshold,
+		key: k, sha256: hex.EncodeToString(h.sum.Sum(nil))}, nil
+}
+
 // readHeldSSMS reads an SSMS share whole: its key is derived from all its
 // bytes, so an answer proves that the holder has the whole file.
 func readHeldSSMS(s *ssmsShare) (heldShare, error) {
 	if !s.hasHdr {
 		return heldShare{}, fmt.Errorf("%s: not an SSMS share: its header does not check", s.where)
 	}
-	kw := attest.NewKeyWriter()
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(kw, h), s.r); err != nil {
+	h := newHeldHasher()
+	if _, err := io.Copy(h, s.r); err != nil {
 		return heldShare{}, fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
 	}
-	k, err := kw.Key()
-	if err != nil {
-		return heldShare{}, fmt.Errorf("%s: %v", s.where, err)
-	}
-	return heldShare{where: s.where, ssms: true, number: s.info.Index + 1, splitID: s.info.SplitID, gen: s.info.Generation, t: s.info.Threshold, key: k,
-		sha256: hex.EncodeToString(h.Sum(nil))}, nil
+	return h.held(s.where, s.info)
 }
 
 // readWholeSSMS reads the SSMS shares of set, a whole split, through the
@@ -120,15 +141,14 @@ func readHeldSSMS(s *ssmsShare) (heldShare, error) {
 // each share's key and SHA-256 from its bytes as they pass. With -split,
 // the shares of other splits and of newer generations are set aside.
 func readWholeSSMS(set *shareSet, quiet bool) ([]heldShare, error) {
-	kws := make([]*attest.KeyWriter, len(set.ssms))
-	sums := make([]hash.Hash, len(set.ssms))
+	hs := make([]*heldHasher, len(set.ssms))
 	rs := make([]io.Reader, len(set.ssms))
 	for i, s := range set.ssms {
 		if !s.hasHdr {
 			return nil, fmt.Errorf("%s: not an SSMS share: its header does not check", s.where)
 		}
-		kws[i], sums[i] = attest.NewKeyWriter(), sha256.New()
-		rs[i] = io.TeeReader(s.r, io.MultiWriter(kws[i], sums[i]))
+		hs[i] = newHeldHasher()
+		rs[i] = io.TeeReader(s.r, hs[i])
 	}
 	cr, err := set.combineReaderOf(rs)
 	if err == nil {
@@ -154,12 +174,11 @@ func readWholeSSMS(set *shareSet, quiet bool) ([]heldShare, error) {
 		if _, err := io.Copy(io.Discard, rs[i]); err != nil {
 			return nil, fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
 		}
-		k, err := kws[i].Key()
+		h, err := hs[i].held(s.where, s.info)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", s.where, err)
+			return nil, err
 		}
-		shares = append(shares, heldShare{where: s.where, ssms: true, number: s.info.Index + 1, splitID: s.info.SplitID, gen: s.info.Generation,
-			t: s.info.Threshold, key: k, sha256: hex.EncodeToString(sums[i].Sum(nil))})
+		shares = append(shares, h)
 	}
 	return shares, nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -124,19 +122,12 @@ func heldOfFile(path string) (heldShare, error) {
 	if err != nil {
 		return heldShare{}, fmt.Errorf("%s: %v", quote(path), err)
 	}
-	kw := attest.NewKeyWriter()
-	h := sha256.New()
-	w := io.MultiWriter(kw, h)
-	w.Write(head[:n])
-	if _, err := io.Copy(w, f); err != nil {
+	h := newHeldHasher()
+	h.Write(head[:n])
+	if _, err := io.Copy(h, f); err != nil {
 		return heldShare{}, fmt.Errorf("reading %s: %v", quote(path), unwrapPath(err))
 	}
-	k, err := kw.Key()
-	if err != nil {
-		return heldShare{}, fmt.Errorf("%s: %v", quote(path), err)
-	}
-	return heldShare{where: quote(path), ssms: true, number: info.Index + 1, splitID: info.SplitID, gen: info.Generation,
-		t: info.Threshold, key: k, sha256: hex.EncodeToString(h.Sum(nil))}, nil
+	return h.held(quote(path), info)
 }
 
 // addShares returns prev with the shares of held in it (recreate, extend):

@@ -38,6 +38,8 @@ const (
 	kindText
 	// kindPaper is the text of paper shares, one or several.
 	kindPaper
+	// kindSSSS is shares of ssss (ssss-split), one a line.
+	kindSSSS
 )
 
 // A content is what the classifier found in one input.
@@ -54,6 +56,9 @@ type content struct {
 
 	text  *vaultText   // kindText
 	paper []paperPiece // kindPaper
+	ssss  []ssssShare  // kindSSSS
+	// ignored are the lines of a kindSSSS text that are no share.
+	ignored []problem
 }
 
 // A vaultText is a text of Vault-format shares, one per line (or the JSON
@@ -116,6 +121,8 @@ func (c *classifier) classify(br *bufio.Reader, where string, size int64) (conte
 		return c.readPicture(br, where)
 	case isText(head) && isPaperShare(string(head)):
 		return c.readPaper(br, where), nil
+	case isText(head) && isHTML(head):
+		return c.readPage(br, where), nil
 	case manifest.IsManifest(head):
 		return aside("the manifest of a split (verify -manifest checks files against it)"), nil
 	case !isText(head):
@@ -225,6 +232,30 @@ func (c *classifier) readPaper(r io.Reader, where string) content {
 	return content{kind: kindPaper, paper: pieces}
 }
 
+// isHTML reports whether head starts an HTML page, as split -paper writes
+// one beside each share's pictures.
+func isHTML(head []byte) bool {
+	h := strings.ToLower(strings.TrimSpace(string(head)))
+	return strings.HasPrefix(h, "<!doctype html") || strings.HasPrefix(h, "<html")
+}
+
+// readPage reads the paper share printed on the HTML page r, as split
+// -paper writes it: the text under the code.
+func (c *classifier) readPage(r io.Reader, where string) content {
+	data, err := io.ReadAll(io.LimitReader(r, maxTextInput+1))
+	switch {
+	case err != nil:
+		return aside("reading it: " + unwrapPath(err).Error())
+	case len(data) > maxTextInput:
+		return none("an HTML page over 16 MiB")
+	}
+	text := paperInText.Find(data)
+	if text == nil {
+		return none("an HTML page without a paper share")
+	}
+	return c.readPaper(bytes.NewReader(text), where)
+}
+
 // paperPiece decodes the paper share in text, from where.
 func (c *classifier) paperPiece(where, text string) paperPiece {
 	b, err := parsePaper(text)
@@ -243,6 +274,9 @@ func (c *classifier) readText(r io.Reader, where string) (content, error) {
 	}
 	if err != nil {
 		return none(err.Error()), nil
+	}
+	if c, ok := foreign(shares, where, c.decode); ok {
+		return c, nil
 	}
 	n, long, note := 0, 0, ""
 	for _, s := range shares {

@@ -131,8 +131,11 @@ func runCombine(args []string) error {
 	if err != nil {
 		return err
 	}
-	if ssms {
+	switch {
+	case ssms:
 		return combineSSMS(set, opts)
+	case len(set.ssss) > 0:
+		return combineSSSS(set, rf.threshold, opts)
 	}
 	return combineText(set, rf.decode.val, newThreshold(rf.threshold, set), opts)
 }
@@ -193,6 +196,10 @@ func combineText(set *shareSet, enc string, t threshold, opts outputOptions) err
 			msg += " (" + t.String() + ")"
 		}
 		return withHints(errors.New(msg), "add shares"+pick(len(bad) > 0, ", or replace the bad ones", ""))
+	}
+	if len(good) == t.t && !opts.quiet {
+		sayf(os.Stderr, "note: %s, as many as the threshold (%s): there is no spare share to check them against, and a damaged one would make the secret wrong",
+			count(len(good), "share"), t)
 	}
 	parts := make([][]byte, len(good))
 	for i, s := range good {

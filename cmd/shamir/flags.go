@@ -249,7 +249,7 @@ func (r *readFlags) gatherArgs(args []string) (*shareSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gatherShares(args, r.shares, r.decode.val, ids)
+	return gatherShares(args, r.shares, r.decode.val, ids, r.threshold)
 }
 
 // format decides which format the gathered shares are, as combine and

@@ -16,6 +16,7 @@ import (
 	"filippo.io/age"
 	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
+	"github.com/gf256/shamir/cmd/shamir/internal/ssss"
 )
 
 // This file turns the arguments of combine and verify into shares. The
@@ -58,6 +59,8 @@ type shareSet struct {
 	textFrom []string          // the inputs that gave Vault-format shares, for messages
 	notSSMS  []problem         // files named *.shamir that hold no shares
 	mixed    []mixedText       // texts that are not all shares
+	ssss     []ssssShare       // shares of ssss (foreign.go)
+	ssssFrom []string          // the inputs that gave them, for messages
 	ignored  []problem         // inputs that hold no shares
 
 	// ageRefused counts the age files that FIPS 140-only mode kept
@@ -72,17 +75,27 @@ type shareSet struct {
 
 	seen []os.FileInfo // the files added, to add each once
 
+	// want is the threshold -t gives, 0 if none; onlyStdin says that
+	// stdin is the only input (addStdin).
+	want      int
+	onlyStdin bool
+
 	classifier
 }
 
 // gatherShares resolves the arguments of combine or verify (paths, or "-"
 // for stdin) and the values of -share into shares. decode, when not empty,
 // says that the shares are Vault-format text in that encoding.
-func gatherShares(args, values []string, decode string, ids []age.Identity) (*shareSet, error) {
-	set := &shareSet{classifier: classifier{decode: decode, ids: ids}}
+//
+// want, when not 0, is the threshold -t gives: typed shares are then asked
+// for with the progress shown ("Share 2/3"), and, when the terminal is the
+// only input, until that many are given.
+func gatherShares(args, values []string, decode string, ids []age.Identity, want int) (*shareSet, error) {
+	set := &shareSet{classifier: classifier{decode: decode, ids: ids}, want: want}
 	if len(args) == 0 && len(values) == 0 {
 		args = []string{"-"}
 	}
+	set.onlyStdin = len(args) == 1 && args[0] == "-" && len(values) == 0
 	var errs []error
 	usedStdin := false
 	for _, arg := range args {
@@ -315,6 +328,10 @@ func (set *shareSet) file(in input, c content) (keep bool, err error) {
 		for _, p := range c.paper {
 			set.addPaper(p)
 		}
+	case kindSSSS:
+		set.ssss = append(set.ssss, c.ssss...)
+		set.ssssFrom = append(set.ssssFrom, fmt.Sprintf("%s (%s)", in.where, count(len(c.ssss), "share")))
+		set.ignored = append(set.ignored, c.ignored...)
 	}
 	return false, nil
 }
@@ -386,10 +403,23 @@ func (set *shareSet) addPaper(p paperPiece) {
 // piped: an SSMS share, or lines of text.
 func (set *shareSet) addStdin() error {
 	if isTerminal(os.Stdin) {
-		fmt.Fprintln(os.Stderr, "Type or paste the shares, one per line (they are not shown); an empty line ends.")
+		// With the threshold known, the prompt shows the progress, as
+		// Vault's does, and stops at the threshold when nothing else
+		// gives shares.
+		stop := 0
+		if set.want != 0 && set.onlyStdin {
+			stop = set.want
+			fmt.Fprintf(os.Stderr, "Type or paste %d shares, one per line (they are not shown).\n", stop)
+		} else {
+			fmt.Fprintln(os.Stderr, "Type or paste the shares, one per line (they are not shown); an empty line ends.")
+		}
 		n := 0
-		for i := 1; ; i++ {
-			line, err := readHidden(fmt.Sprintf("Share %d: ", i))
+		for i := 1; stop == 0 || n < stop; i++ {
+			prompt := fmt.Sprintf("Share %d: ", i)
+			if set.want != 0 && n < set.want {
+				prompt = fmt.Sprintf("Share %d/%d: ", n+1, set.want)
+			}
+			line, err := readHidden(prompt)
 			if err != nil && !errors.Is(err, io.EOF) {
 				return fmt.Errorf("reading shares from the terminal: %v", err)
 			}
@@ -409,15 +439,23 @@ func (set *shareSet) addStdin() error {
 				n++
 				continue
 			}
-			set.text = append(set.text, textShare{where: fmt.Sprintf("typed share %d", i), token: tok})
+			if s, perr := ssss.Parse(tok); perr == nil && set.decode == "" {
+				// A share of ssss, as ssss-combine takes them.
+				set.ssss = append(set.ssss, ssssShare{fmt.Sprintf("typed share %d", i), s})
+				if len(set.ssss) == 1 {
+					set.ssssFrom = append(set.ssssFrom, "the terminal")
+				}
+			} else {
+				set.text = append(set.text, textShare{where: fmt.Sprintf("typed share %d", i), token: tok})
+			}
 			n++
 			if err != nil {
 				break
 			}
 		}
-		if n > 0 {
-			set.textFrom = append(set.textFrom, "the terminal ("+count(n, "typed share")+")")
-		} else {
+		if n > len(set.ssss) {
+			set.textFrom = append(set.textFrom, "the terminal ("+count(n-len(set.ssss), "typed share")+")")
+		} else if n == 0 {
 			set.ignored = append(set.ignored, problem{"the terminal", "no share typed"})
 		}
 		return nil
@@ -456,7 +494,7 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 	// bad ones (a stray line in a file of keys).
 	for i := len(set.mixed) - 1; i >= 0; i-- { // last first, for m.at
 		m := set.mixed[i]
-		if len(set.ssms) > 0 {
+		if len(set.ssms) > 0 || len(set.ssss) > 0 {
 			set.ignored = slices.Insert(set.ignored, m.at, problem{m.where, "not a share file (" + m.why + ")"})
 			continue
 		}
@@ -464,6 +502,9 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 		set.textFrom = slices.Insert(set.textFrom, m.fromAt, fmt.Sprintf("%s (%s)", m.where, count(len(m.shares), "line")))
 	}
 	set.mixed = nil
+	if len(set.ssss) > 0 {
+		return false, set.decideSSSS(cmd)
+	}
 	switch {
 	case len(set.ssms) > 0 && len(set.text) > 0:
 		var files []string
@@ -491,6 +532,35 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 	}
 	return false, withHints(errors.New("no shares among the inputs"),
 		fmt.Sprintf("give share files, folders of them, or Vault-format shares on stdin; run \"shamir %s -h\" for how", cmd))
+}
+
+// decideSSSS checks that the shares gathered are ssss shares alone, for
+// combine, the one command that reads them.
+func (set *shareSet) decideSSSS(cmd string) error {
+	var others []string
+	if len(set.ssms) > 0 {
+		var files []string
+		for _, s := range set.ssms {
+			files = append(files, s.where)
+		}
+		sort.Strings(files)
+		others = append(others, "SSMS shares: "+strings.Join(files, ", "))
+	}
+	if len(set.text) > 0 {
+		others = append(others, "Vault-format shares: "+strings.Join(set.textFrom, ", "))
+	}
+	if len(others) > 0 {
+		return withHints(fmt.Errorf("the inputs hold shares of two formats:\nssss shares: %s\n%s",
+			strings.Join(set.ssssFrom, ", "), strings.Join(others, "\n")),
+			"give the shares of one secret, of one format")
+	}
+	// Files named *.shamir that hold no share are noted, not counted.
+	set.ignored = append(set.ignored, set.notSSMS...)
+	set.notSSMS = nil
+	if cmd != "combine" {
+		return ssssElsewhere(cmd)
+	}
+	return nil
 }
 
 // A multiError is several errors, printed one per line.

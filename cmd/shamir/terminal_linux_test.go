@@ -216,6 +216,39 @@ func TestTerminalShares(t *testing.T) {
 	}
 }
 
+// TestTerminalSharesProgress types shares with the threshold given: the
+// prompt shows the progress, as Vault's does ("2/3"), and the shares are
+// read until the threshold is reached, with no empty line needed; an ssss
+// share typed is read as one, not as base64.
+func TestTerminalSharesProgress(t *testing.T) {
+	dir := t.TempDir()
+	r := must(t, runCmd(t, dir, strings.NewReader("s3cret"), "split", "-n", "3", "-t", "2", "-encode", "hex"), "split")
+	lines := splitLines(r.stdout)
+	se := startSession(t, dir, true, false, true, nil, "combine", "-t", "2")
+	se.typeLine("Share 1/2: ", lines[2])
+	se.typeLine("Share 2/2: ", lines[0])
+	if code := se.wait(); code != 0 {
+		t.Fatalf("combine exited %d:\n%s", code, se.shown())
+	}
+	if se.stdout.String() != "s3cret" {
+		t.Fatalf("recovered %q", se.stdout.String())
+	}
+	if !strings.Contains(se.shown(), "Type or paste 2 shares") {
+		t.Errorf("the terminal showed:\n%s", se.shown())
+	}
+	// ssss-split's shares of "hello", threshold 3.
+	se = startSession(t, dir, true, false, true, nil, "combine", "-t", "3", "-q")
+	se.typeLine("Share 1/3: ", "1-10cf1315f0")
+	se.typeLine("Share 2/3: ", "3-9148efe4af")
+	se.typeLine("Share 3/3: ", "5-d08ce2feb2")
+	if code := se.wait(); code != 0 {
+		t.Fatalf("combine of ssss shares exited %d:\n%s", code, se.shown())
+	}
+	if se.stdout.String() != "hello" {
+		t.Fatalf("recovered %q from ssss shares", se.stdout.String())
+	}
+}
+
 // TestTerminalOutput checks that combine prints text secrets on a terminal
 // but refuses binary ones unless asked with -o -.
 func TestTerminalOutput(t *testing.T) {

@@ -98,8 +98,17 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 				return nil, errHelp
 			}
 			// The flag package's messages are fine ("flag provided but
-			// not defined: -x"), less its "flag: " prefixes.
-			return nil, usagef("%s", strings.TrimPrefix(err.Error(), "flag: "))
+			// not defined: -x"), less its "flag: " prefixes; a misspelt
+			// flag gets the nearest one.
+			e := &usageError{msg: strings.TrimPrefix(err.Error(), "flag: ")}
+			if name, ok := strings.CutPrefix(e.msg, "flag provided but not defined: -"); ok {
+				var names []string
+				fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+				if near := nearest(name, names); near != "" {
+					e.hints = []string{"did you mean -" + near + "?"}
+				}
+			}
+			return nil, e
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -111,6 +120,49 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// nearest returns the word of words nearest to w, if it is near enough to
+// be what was meant: within an edit distance of 1, or of 2 for words of 5
+// letters or more, where two typos are as common as one.
+func nearest(w string, words []string) string {
+	best, bestD := "", 3
+	if len(w) < 5 {
+		bestD = 2
+	}
+	for _, c := range words {
+		if d := editDistance(w, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein distance (optimal string
+// alignment) between a and b: insertions, deletions, substitutions and
+// swaps of neighbours each cost 1.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // formatGone explains where the -format of earlier versions went.

@@ -73,7 +73,8 @@ type shareSet struct {
 	threshold     int
 	thresholdFrom string
 
-	seen []os.FileInfo // the files added, to add each once
+	seen   []os.FileInfo // the files added, to add each once
+	seenAs []seenPath    // the path each was added as
 
 	// want is the threshold -t gives, 0 if none; onlyStdin says that
 	// stdin is the only input (addStdin).
@@ -268,13 +269,22 @@ func secretName(path string) (string, bool) {
 // named itself), whose FileInfo is fi.
 func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 	// The same file named twice, say by a folder and by its path, is
-	// one input.
-	for _, s := range set.seen {
+	// one input: named, and counted once.
+	for i, s := range set.seen {
 		if os.SameFile(s, fi) {
+			why := "given twice; counted once"
+			switch first := set.seenAs[i]; {
+			case first.path != path:
+				why = fmt.Sprintf("given twice (as %s); counted once", quote(first.path))
+			case first.dir != dir:
+				why = fmt.Sprintf("given twice (%s, and by its path); counted once", pick(first.dir != "", "in the folder "+quote(first.dir), "in the folder "+quote(dir)))
+			}
+			set.ignored = append(set.ignored, problem{quote(path), why})
 			return nil
 		}
 	}
 	set.seen = append(set.seen, fi)
+	set.seenAs = append(set.seenAs, seenPath{path, dir})
 	if outfile.IsLeftover(path) {
 		set.ignored = append(set.ignored, problem{quote(path), leftover})
 		return nil
@@ -298,6 +308,10 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 	}
 	return err
 }
+
+// A seenPath is a path a file was added as, and the folder argument it
+// was found in ("" if named itself).
+type seenPath struct{ path, dir string }
 
 // An input is a file or stdin, as the share set files what it holds.
 type input struct {

@@ -115,7 +115,16 @@ func run(args []string) int {
 	}
 	c := lookup(name)
 	if c == nil {
-		printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", name), `run "shamir help" for the list of commands`))
+		var hints []string
+		var names []string
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		if near := nearest(name, names); near != "" {
+			hints = append(hints, fmt.Sprintf("did you mean %q?", "shamir "+near))
+		}
+		hints = append(hints, `run "shamir help" for the list of commands`)
+		printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", name), hints...))
 		return 2
 	}
 	err := c.run(rest)

@@ -26,8 +26,8 @@ const scryptWorkFactor = 18
 
 // askHolderPassphrases asks each passphrase holder of hs for their
 // passphrase on the terminal, twice, without echo, and makes their
-// recipient of it.
-func askHolderPassphrases(hs []holder) error {
+// recipient of it. cmd is the command run, for advice.
+func askHolderPassphrases(hs []holder, cmd string) error {
 	for i := range hs {
 		h := &hs[i]
 		if h.recipient != passphraseRecipient {
@@ -39,7 +39,7 @@ func askHolderPassphrases(hs []holder) error {
 		pass, err := askPassphrase(fmt.Sprintf("Passphrase for %s: ", h.name))
 		if errors.Is(err, errNoTerminal) {
 			return withHints(fmt.Errorf("%s: %s keeps their share under a passphrase, which they type on a terminal, and there is none (no /dev/tty, and stdin is not one)", h.from, h.name),
-				"run split at a terminal")
+				"run shamir "+cmd+" at a terminal")
 		}
 		if err != nil {
 			return fmt.Errorf("reading %s's passphrase from the terminal: %v", h.name, err)

@@ -178,7 +178,7 @@ func writeEncrypted(set *outfile.Set, path string, armored bool, rcpt age.Recipi
 func newProtection(h *holder) error {
 	if h.recipient == passphraseRecipient {
 		hs := []holder{*h}
-		if err := askHolderPassphrases(hs); err != nil {
+		if err := askHolderPassphrases(hs, "reprotect"); err != nil {
 			return err
 		}
 		*h = hs[0]

@@ -151,7 +151,7 @@ func runSplit(args []string) error {
 	if len(args) == 1 {
 		input = args[0]
 	}
-	if err := askHolderPassphrases(o.holders); err != nil {
+	if err := askHolderPassphrases(o.holders, "split"); err != nil {
 		return err
 	}
 	in, total, what, err := openSecret(input, o.allowEmpty)

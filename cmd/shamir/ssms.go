@@ -192,6 +192,11 @@ func badSSMS(set *shareSet, found []shamir.BadShare) []problem {
 	var bad []problem
 	for _, b := range found {
 		why := reasons[b.Reason]
+		if b.Reason == shamir.Duplicate {
+			if other := set.duplicated(b.Position, found); other != "" {
+				why = "a duplicate of " + other + " (counted once)"
+			}
+		}
 		if b.Reason == shamir.OtherGeneration && set.split != nil {
 			why = olderGeneration(set.ssms[b.Position].info.Generation, set.split.Generation, "the one named with -split")
 		}
@@ -204,6 +209,27 @@ func badSSMS(set *shareSet, found []shamir.BadShare) []problem {
 		bad = append(bad, problem{set.ssms[b.Position].where, why})
 	}
 	return bad
+}
+
+// duplicated returns where the share that the share at pos duplicates
+// was read: another share of the same split, generation and index, not
+// itself found bad; "" if none is.
+func (set *shareSet) duplicated(pos int, found []shamir.BadShare) string {
+	s := set.ssms[pos]
+	if !s.hasHdr {
+		return ""
+	}
+	bad := map[int]bool{}
+	for _, b := range found {
+		bad[b.Position] = true
+	}
+	for i, o := range set.ssms {
+		if i != pos && !bad[i] && o.hasHdr && o.info.SplitID == s.info.SplitID &&
+			o.info.Generation == s.info.Generation && o.info.Index == s.info.Index {
+			return o.where
+		}
+	}
+	return ""
 }
 
 // reasons says in words why the library found an SSMS share bad.
@@ -246,8 +272,13 @@ func ssmsFailure(set *shareSet, err error) error {
 	case ce.Err != nil:
 		msg = ce.Err.Error()
 	}
-	if ce.Needed > 0 {
+	switch {
+	case ce.Needed > 0 && ce.Good < ce.Needed:
 		msg += fmt.Sprintf(": %s, %d needed", count(ce.Good, "good share"), ce.Needed)
+	case ce.Needed > 0:
+		// Enough shares, refused all the same: no count of what is
+		// "needed", which would read as a call for more.
+		msg += fmt.Sprintf(": %s, threshold %d", count(ce.Good, "share"), ce.Needed)
 	}
 	err = errors.New(msg)
 	if errors.Is(ce, shamir.ErrNotEnoughShares) {

@@ -196,9 +196,11 @@ func TestSSMSBadShares(t *testing.T) {
 		}
 		fails(t, runCmd(t, dir, nil, append([]string{"verify"}, tc.args...)...), 1, tc.name+": verify", tc.bad...)
 	}
-	// A file named twice is one share, not a duplicate to complain about.
+	// A file named twice is one share, not a duplicate to complain
+	// about: named, and counted once.
 	r := must(t, runCmd(t, dir, nil, "combine", "a", share("a", 0), "./"+share("a", 0)), "a file named twice")
-	if !bytes.Equal(r.stdout, secret) || len(r.stderr) != 0 {
+	if !bytes.Equal(r.stdout, secret) || bytes.Contains(r.stderr, []byte("bad share")) ||
+		bytes.Count(r.stderr, []byte("given twice")) != 2 || bytes.Count(r.stderr, []byte("\n")) != 2 {
 		t.Fatalf("a file named twice: %v", r)
 	}
 	// A damaged share makes combine to stdout fail once the bad chunk is

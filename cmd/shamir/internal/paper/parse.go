@@ -19,6 +19,9 @@ import (
 type Error struct {
 	Group, Group2 int
 	msg           string
+	// mistyped says that the group is wrong in place, neither shifted
+	// nor cut: the groups after it can still be checked.
+	mistyped bool
 }
 
 func (e *Error) Error() string { return e.msg }
@@ -153,7 +156,7 @@ func checkGroups(c string, from, want int) ([][5]byte, *Error) {
 			return nil, errorf(k, 0, "%s %q: each 1 in it could be an I or an L, and more than one reading checks: type the letters", groupPlace(k), c[i:i+5])
 		}
 		if !ok {
-			return nil, diagnose(c, from, i, want)
+			return nil, moreMistyped(c, from, i, want, diagnose(c, from, i, want))
 		}
 		if k == 1 {
 			_, want = length(v)
@@ -217,7 +220,46 @@ func diagnose(c string, from, off, want int) *Error {
 	case off+10 <= len(c) && !checks(c, off+5, k+1):
 		return errorf(k, k+1, "%s and the next are wrong: a character mistyped, or two swapped across them", groupPlace(k))
 	}
-	return errorf(k, 0, "%s %q is wrong: a character mistyped, or two swapped", groupPlace(k), g)
+	e := errorf(k, 0, "%s %q is wrong: a character mistyped, or two swapped", groupPlace(k), g)
+	e.mistyped = true
+	return e
+}
+
+// moreMistyped returns e, the error of the group at c[off:], naming also
+// the groups after it that are mistyped in place, so that one reading
+// finds every group to correct.
+func moreMistyped(c string, from, off, want int, e *Error) *Error {
+	if !e.mistyped {
+		return e
+	}
+	var more []string
+	for i := off + 5; i+5 <= len(c); i += 5 {
+		k := from + i/5
+		if checks(c, i, k) {
+			continue
+		}
+		d := diagnose(c, from, i, want)
+		if !d.mistyped {
+			break
+		}
+		more = append(more, fmt.Sprintf("%s %q", groupPlace(k), c[i:i+5]))
+	}
+	if len(more) == 0 {
+		return e
+	}
+	k := e.Group
+	list := fmt.Sprintf("%s %q", groupPlace(k), c[off:off+5])
+	for i, m := range more {
+		list += pickSep(i == len(more)-1) + m
+	}
+	return &Error{Group: k, msg: list + " are wrong: in each, a character mistyped, or two swapped", mistyped: true}
+}
+
+func pickSep(last bool) string {
+	if last {
+		return " and "
+	}
+	return ", "
 }
 
 // length returns the share's length in bytes that group 1 holds, and

@@ -254,3 +254,44 @@ func TestEntryBrokenGroup(t *testing.T) {
 		t.Fatalf("%x, %v", got, err)
 	}
 }
+
+// TestParseTwoWrongGroups mistypes a character in two groups apart: the
+// message names both, so that one reading finds every group to correct.
+func TestParseTwoWrongGroups(t *testing.T) {
+	share := longShare()
+	text := Text(share)
+	c := []byte(text)
+	// The characters of groups 3 and 10, counted past the tag and the
+	// layout.
+	mistype := func(group int) {
+		seen := 0
+		for i := len(Tag); i < len(c); i++ {
+			if c[i] == ' ' || c[i] == '\n' {
+				continue
+			}
+			if seen == (group-1)*5+1 {
+				c[i] = pick(c[i] == 'A', 'B', 'A')
+				return
+			}
+			seen++
+		}
+	}
+	mistype(3)
+	mistype(10)
+	e := errorOf(t, string(c))
+	for _, want := range []string{"group 3 (line 1, group 3)", "group 10 (line 2, group 4)"} {
+		if !strings.Contains(e.Error(), want) {
+			t.Errorf("the message does not name %s: %v", want, e)
+		}
+	}
+	if e.Group != 3 {
+		t.Errorf("Group = %d, want 3", e.Group)
+	}
+}
+
+func pick(c bool, a, b byte) byte {
+	if c {
+		return a
+	}
+	return b
+}

@@ -36,6 +36,14 @@ line of it could be a share, and one is long enough (5 bytes) to be told
 from a word: beside SSMS shares, any other text is a note. -decode says the
 shares are Vault-format text in that encoding, and nothing is told.
 
+Shares of ssss (ssss-split, "N-HEX" or "TOKEN-N-HEX" a line) are combined
+as ssss-combine does (its diffusion layer undone, as ssss-split's default
+applies it to secrets of 8 bytes or more: shares made with ssss-split -D
+give a wrong secret); they do not record their threshold, so -t is
+required, and shares beyond it are checked against the others. Other
+forms are named rather than misread: SLIP-39 and other mnemonics, unseal
+keys that vault operator init -pgp-keys encrypted, OpenPGP messages.
+
 Shares that are damaged, truncated, duplicated or from another secret are
 named, by file and line, and set aside; if enough good shares remain, the
 secret is still recovered, with a warning. SSMS shares of more than one
@@ -83,8 +91,10 @@ Flags:
 	                     written into, as the shell does, and never
 	                     replaced; never one of the share files read; "-"
 	                     is stdout, even a terminal
-	-t, -threshold T     the threshold of Vault-format shares, to check them
-	                     (SSMS shares record theirs)
+	-t, -threshold T     the threshold of Vault-format shares, to check them,
+	                     and of ssss shares, which need it (SSMS shares
+	                     record theirs); typed shares are then asked for
+	                     with the progress shown, up to T
 ` + shareFlagsHelp + `	-split ID[/GEN]      recover the SSMS split with this ID (its first
 	                     digits will do), when the shares are of several;
 	                     /GEN names its generation (0, one more at each
@@ -103,6 +113,7 @@ Examples:
 	shamir combine -t 3 < unseal-keys.txt
 	shamir combine -i alice.key shares/alice.shamir.age bob.jpg carol.txt -o key.bin
 	vault operator init | tee init.txt; shamir combine -t 3 -encode base64 init.txt
+	shamir combine -t 3 ssss-shares.txt        # shares of ssss-split -t 3
 
 The exit status is 0 when the secret was recovered, 1 when it was not, and 2
 for a usage error.

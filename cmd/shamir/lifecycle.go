@@ -384,7 +384,8 @@ func xsOf(shares [][]byte) []byte {
 // once so that each prints the same.
 const lifecycleFlags = `	-o, -output FILE     write the shares to FILE instead of stdout; "-" is
 	                     stdout; SSMS share files: the folder for the new
-	                     files (default: the current folder)
+	                     files (default: the current folder; refresh
+	                     rewrites the files in place)
 	-encode ENCODING     write the shares in base64 or hex (default: as read)
 	-decode ENCODING     the shares read are base64 or hex text
 	-share SHARE         a share itself (may be repeated); other users can
@@ -682,7 +683,7 @@ removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
 shares in their 86-byte headers change, and their generation, one
-more at each refresh,, so a share of any size costs a
+more at each refresh, so a share of any size costs a
 copy of its file. Every new file is written whole under a temporary name
 (.shamir-….tmp) first, the old ones untouched; then, in one short step that
 a signal waits for, the renames are listed (.shamir-….renames) and each old

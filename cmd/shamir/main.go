@@ -50,6 +50,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
@@ -102,7 +104,7 @@ func run(args []string) int {
 	case "-h", "-help", "--help", "help":
 		if name == "help" && len(rest) > 0 {
 			if c := lookup(rest[0]); c != nil {
-				fmt.Fprint(os.Stdout, c.help)
+				fmt.Fprint(os.Stdout, layoutHelp(c.help))
 				return 0
 			}
 			printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", rest[0]), `run "shamir help" for the list`))
@@ -136,7 +138,7 @@ func run(args []string) int {
 	case err == nil:
 		return 0
 	case errors.Is(err, errHelp):
-		fmt.Fprint(os.Stdout, c.help)
+		fmt.Fprint(os.Stdout, layoutHelp(c.help))
 		return 0
 	case errors.As(err, &uerr):
 		hints := append(uerr.hints, fmt.Sprintf(`run "shamir %s -h" for usage`, c.name))
@@ -159,6 +161,42 @@ func reportStop(sig os.Signal, removed bool) {
 		lead = "\n" // after the ^C the terminal echoed
 	}
 	fmt.Fprintf(os.Stderr, "%s%s%s: stopped%s\n", lead, prefix, outfile.SignalName(sig), pick(removed, "; removed the unfinished output", ""))
+}
+
+// layoutHelp orders a command's help for someone at a terminal: the usage
+// lines and the paragraph that says what the command does, then the flags
+// and the examples, which fit the first screen or nearly, then the rest of
+// the prose, and the exit status last. Each help text is written in the
+// order it reads best in the source (prose, flags, examples); the layout
+// is made here, once for every command.
+func layoutHelp(help string) string {
+	paras := strings.Split(strings.TrimRight(help, "\n"), "\n\n")
+	if len(paras) < 3 {
+		return help
+	}
+	head := paras[:2]
+	var flags, examples, prose, exit []string
+	inExamples := false
+	for _, p := range paras[2:] {
+		switch {
+		case strings.HasPrefix(p, "Flags:"):
+			flags = append(flags, p)
+			inExamples = false
+		case strings.HasPrefix(p, "Examples:"):
+			examples = append(examples, p)
+			inExamples = true
+		case inExamples && strings.HasPrefix(p, "\t"):
+			examples = append(examples, p)
+		case strings.HasPrefix(p, "The exit status"):
+			exit = append(exit, p)
+			inExamples = false
+		default:
+			prose = append(prose, p)
+			inExamples = false
+		}
+	}
+	out := slices.Concat(head, flags, examples, prose, exit)
+	return strings.Join(out, "\n\n") + "\n"
 }
 
 func lookup(name string) *command {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh measures what the README's speed section reports and prints its
+# bench.sh measures what docs/PERFORMANCE.md reports and prints its
 # tables: this package beside Vault's (interop/), and SSMS on 64 MiB with one
 # and two cores. It runs ROUNDS (default 6) rounds, each running every
 # benchmark once, so that the two packages are measured side by side in time

@@ -103,5 +103,5 @@
 // public field constants applied to rows of bytes, in cache-sized blocks,
 // with the rows of one block kept in vector registers while every input row
 // is folded in. Long inputs are spread over GOMAXPROCS goroutines. See the
-// README for measurements against Vault's package.
+// docs/PERFORMANCE.md for measurements against Vault's package.
 package shamir

@@ -1,4 +1,4 @@
-// Speed prints the tables of the README's speed section from the output of
+// Speed prints the tables of docs/PERFORMANCE.md from the output of
 // bench.sh: benchmark lines of several interleaved rounds, one file per
 // round and kind. Each figure is the median over the rounds; each ratio is
 // the median of the ratios taken within a round, so that a round that ran

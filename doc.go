@@ -102,6 +102,6 @@
 // Split, Combine and the Reed–Solomon code are one operation: a matrix of
 // public field constants applied to rows of bytes, in cache-sized blocks,
 // with the rows of one block kept in vector registers while every input row
-// is folded in. Long inputs are spread over GOMAXPROCS goroutines. See the
+// is folded in. Long inputs are spread over GOMAXPROCS goroutines. See
 // docs/PERFORMANCE.md for measurements against Vault's package.
 package shamir

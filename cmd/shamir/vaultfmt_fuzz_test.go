@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/gf256/shamir/cmd/shamir/internal/ssss"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,6 +38,9 @@ func FuzzVaultText(f *testing.F) {
 		`{"recovery_keys_b64":["AQID","BAUG","BwgJ"],"recovery_keys_threshold":2}`,
 		"Recovery Key 1: AQID\nRecovery Key 2: BAUG\nroot token\n",
 		"AQID\nAQID\nAQIE\nAQ\n", "AQI-\nAQI_\nAQI\n",
+		// Foreign forms (foreign.go): ssss shares, a mnemonic.
+		"1-10cf1315f0\n2-e9e2909d36\n3-9148efe4af\n", "tok-01-a91d739361\ntok-02-4f8ed3d5d5\nnot one\n",
+		"duckling enlarge academic academic agency result length solution fridge kidney coal piece\n",
 	} {
 		f.Add([]byte(s), uint8(0))
 	}
@@ -91,6 +95,16 @@ func acceptText(t *testing.T, data []byte, enc string) (shares []textShare, thre
 			t.Fatalf("readText: %v", err)
 		}
 		return nil, 0, false
+	}
+	if got.kind == kindSSSS {
+		// ssss shares: each written back as ssss-split writes it
+		// reads the same.
+		for _, s := range got.ssss {
+			back, err := ssss.Parse(s.share.String(3))
+			if err != nil || back.X != s.share.X || !bytes.Equal(back.Y, s.share.Y) || back.Token != s.share.Token {
+				t.Fatalf("ssss share %+v does not read back: %v", s.share, err)
+			}
+		}
 	}
 	if got.kind != kindText {
 		return nil, 0, false

@@ -56,7 +56,9 @@ func (s Share) String(width int) string {
 const maxToken = 128
 
 // Parse reads a share written as ssss-split writes them: "i-hex" or
-// "token-i-hex", with spaces around it ignored.
+// "token-i-hex", with spaces around it ignored. Reading the hex digits is
+// not constant time, as no text decoder of the command is: the share is
+// in the clear in its file or on the terminal already.
 func Parse(line string) (Share, error) {
 	line = strings.TrimSpace(line)
 	rest, hexPart, ok := cutLast(line)

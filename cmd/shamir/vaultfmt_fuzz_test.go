@@ -5,10 +5,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"github.com/gf256/shamir/cmd/shamir/internal/ssss"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/ssss"
 )
 
 // FuzzVaultText reads arbitrary text as the classifier reads Vault-format

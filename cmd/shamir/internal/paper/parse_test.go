@@ -287,6 +287,20 @@ func TestParseTwoWrongGroups(t *testing.T) {
 	if e.Group != 3 {
 		t.Errorf("Group = %d, want 3", e.Group)
 	}
+	// Typed at the prompt, a line with two wrong groups: both named.
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	l := []byte(lines[1])
+	for _, at := range []int{0, 18} { // groups 1 and 4 of the line
+		l[at] = pick(l[at] == 'A', 'B', 'A')
+	}
+	var en Entry
+	if err := en.Line(lines[0]); err != nil {
+		t.Fatal(err)
+	}
+	err := en.Line(string(l))
+	if err == nil || !strings.Contains(err.Error(), "group 1 (line 1, group 1)") || !strings.Contains(err.Error(), "group 4 (line 1, group 4)") {
+		t.Errorf("a typed line with two wrong groups: %v", err)
+	}
 }
 
 func pick(c bool, a, b byte) byte {

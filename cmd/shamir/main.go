@@ -107,7 +107,7 @@ func run(args []string) int {
 				fmt.Fprint(os.Stdout, layoutHelp(c.help))
 				return 0
 			}
-			printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", rest[0]), `run "shamir help" for the list`))
+			printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", rest[0]), append(didYouMean(rest[0]), `run "shamir help" for the list`)...))
 			return 2
 		}
 		printOverview(os.Stdout)
@@ -117,15 +117,7 @@ func run(args []string) int {
 	}
 	c := lookup(name)
 	if c == nil {
-		var hints []string
-		var names []string
-		for _, c := range commands {
-			names = append(names, c.name)
-		}
-		if near := nearest(name, names); near != "" {
-			hints = append(hints, fmt.Sprintf("did you mean %q?", "shamir "+near))
-		}
-		hints = append(hints, `run "shamir help" for the list of commands`)
+		hints := append(didYouMean(name), `run "shamir help" for the list of commands`)
 		printError(os.Stderr, withHints(fmt.Errorf("unknown command %q", name), hints...))
 		return 2
 	}
@@ -161,6 +153,19 @@ func reportStop(sig os.Signal, removed bool) {
 		lead = "\n" // after the ^C the terminal echoed
 	}
 	fmt.Fprintf(os.Stderr, "%s%s%s: stopped%s\n", lead, prefix, outfile.SignalName(sig), pick(removed, "; removed the unfinished output", ""))
+}
+
+// didYouMean returns the hint that names the command nearest to name, if
+// one is near enough to be what was meant.
+func didYouMean(name string) []string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	if near := nearest(name, names); near != "" {
+		return []string{fmt.Sprintf("did you mean %q?", "shamir "+near)}
+	}
+	return nil
 }
 
 // layoutHelp orders a command's help for someone at a terminal: the usage

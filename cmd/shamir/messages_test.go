@@ -55,6 +55,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"combine", "-decod", "hex"}, `shamir: hint: did you mean -decode?`},
 		{[]string{"splt"}, `shamir: hint: did you mean "shamir split"?`},
 		{[]string{"combien"}, `shamir: hint: did you mean "shamir combine"?`},
+		{[]string{"help", "verfy"}, `shamir: hint: did you mean "shamir verify"?`},
 	} {
 		r := runCmd(t, dir, nil, c.args...)
 		if r.code != 2 || !strings.Contains(string(r.stderr), c.want+"\n") {

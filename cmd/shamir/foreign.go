@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"os"
@@ -70,6 +71,17 @@ func foreign(lines []textShare, where, decode string) (content, bool) {
 	return content{}, false
 }
 
+// leadingZeros counts the zero bytes that secret starts with, without a
+// branch on its bytes: only the count, which the note prints, is told.
+func leadingZeros(secret []byte) int {
+	k, run := 0, 1
+	for _, b := range secret {
+		run &= subtle.ConstantTimeByteEq(b, 0)
+		k += run
+	}
+	return k
+}
+
 // isMnemonic reports whether line is a list of 12 or more lowercase words,
 // as SLIP-39 shares (20 or 33 words) and BIP-39 phrases (12 to 24) are.
 func isMnemonic(line string) bool {
@@ -136,6 +148,13 @@ func combineSSSS(set *shareSet, t int, opts outputOptions) error {
 	if len(shares) == t && !opts.quiet {
 		sayf(os.Stderr, "note: %s, as many as the threshold (-t %d): there is no spare share to check them against, and a damaged one would make the secret wrong",
 			count(t, "ssss share"), t)
+	}
+	if k := leadingZeros(secret); k > 0 && !opts.quiet {
+		// The bytes are kept, as the shares hold them: a key may
+		// start with a zero byte, and a padded secret is told by
+		// the note.
+		sayf(os.Stderr, "note: the secret starts with %s, as a secret shorter than its shares does (ssss-split -s pads it so): they are kept; ssss-combine drops them",
+			count(k, "zero byte"))
 	}
 	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
 	if err != nil {

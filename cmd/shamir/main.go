@@ -179,10 +179,16 @@ func layoutHelp(help string) string {
 	if len(paras) < 3 {
 		return help
 	}
-	head := paras[:2]
+	// The synopsis is the paragraph after the usage lines, with the one
+	// it announces if it ends with a colon (a list of steps).
+	n := 2
+	if strings.HasSuffix(paras[1], ":") && len(paras) > 3 {
+		n = 3
+	}
+	head := paras[:n]
 	var flags, examples, prose, exit []string
 	inExamples := false
-	for _, p := range paras[2:] {
+	for _, p := range paras[n:] {
 		switch {
 		case strings.HasPrefix(p, "Flags:"):
 			flags = append(flags, p)

@@ -122,10 +122,24 @@ func gatherShares(args, values []string, decode string, ids []age.Identity, want
 	}
 	errs = append(errs, interrupted(args)...)
 	if len(values) > 0 {
+		n := 0
 		for i, v := range values {
-			set.text = append(set.text, textShare{where: fmt.Sprintf("-share %d", i+1), token: strings.TrimSpace(v)})
+			where := fmt.Sprintf("-share %d", i+1)
+			if sh, err := ssss.Parse(v); err == nil && decode == "" {
+				// A share of ssss: never read as base64 (its
+				// dash is in base64's URL alphabet).
+				set.ssss = append(set.ssss, ssssShare{where, sh})
+				continue
+			}
+			set.text = append(set.text, textShare{where: where, token: strings.TrimSpace(v)})
+			n++
 		}
-		set.textFrom = append(set.textFrom, "-share ("+count(len(values), "value")+")")
+		if n > 0 {
+			set.textFrom = append(set.textFrom, "-share ("+count(n, "value")+")")
+		}
+		if k := len(values) - n; k > 0 {
+			set.ssssFrom = append(set.ssssFrom, "-share ("+count(k, "value")+")")
+		}
 	}
 	if len(errs) > 0 {
 		set.close()
@@ -188,9 +202,11 @@ func argError(arg string, err error) error {
 }
 
 // looksLikeShare reports whether an argument that names no file could be a
-// Vault-format share: hex, or base64 long enough not to be a mistyped name.
+// share: Vault-format (hex, or base64 long enough not to be a mistyped
+// name), or ssss's.
 func looksLikeShare(s string) bool {
-	return isHex(s) && len(s) >= 4 || len(s) >= 16 && !strings.ContainsAny(s, ". ") && decodesAsShare(s, encBase64)
+	return isHex(s) && len(s) >= 4 || len(s) >= 16 && !strings.ContainsAny(s, ". ") && decodesAsShare(s, encBase64) ||
+		ssss.IsShare(s)
 }
 
 // addFolder adds the share files in the folder dir; the other files in it

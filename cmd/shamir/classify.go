@@ -275,7 +275,7 @@ func (c *classifier) readText(r io.Reader, where string) (content, error) {
 	if err != nil {
 		return none(err.Error()), nil
 	}
-	if c, ok := foreign(shares, where, c.decode); ok {
+	if c, ok := foreign(shares, c.decode); ok {
 		return c, nil
 	}
 	n, long, note := 0, 0, ""

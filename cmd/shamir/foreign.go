@@ -27,7 +27,7 @@ type ssssShare struct {
 // foreign tells whether the lines of a text, as readTextShares read them,
 // are shares of another tool, and returns what to file if so. An ssss text
 // is one where most lines are ssss shares; its other lines are noted.
-func foreign(lines []textShare, where, decode string) (content, bool) {
+func foreign(lines []textShare, decode string) (content, bool) {
 	if len(lines) == 0 {
 		return content{}, false
 	}

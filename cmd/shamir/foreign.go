@@ -116,10 +116,10 @@ func ssssNoThreshold(where string) error {
 }
 
 // ssssElsewhere is the error for ssss shares given to another command
-// than combine.
+// than combine and verify.
 func ssssElsewhere(cmd string) error {
 	return withHints(fmt.Errorf("the inputs hold ssss-split's shares (\"N-HEX\" a line): %s reads the shares shamir makes", cmd),
-		"shamir combine -t T recovers their secret; shamir split makes shares of it that every command reads")
+		"shamir combine -t T recovers their secret, shamir verify -t T checks them; shamir split makes shares of it that every command reads")
 }
 
 // combineSSSS recovers the secret from shares of ssss, with threshold t
@@ -169,4 +169,32 @@ func combineSSSS(set *shareSet, t int, opts outputOptions) error {
 	}
 	summarize(len(shares), nil, opts)
 	return nil
+}
+
+// verifySSSS checks shares of ssss with threshold t against each other:
+// those beyond the first t must lie on the polynomial the first t define.
+// Which share is bad is not told: the format has no checksum.
+func verifySSSS(set *shareSet, t int, quiet bool) error {
+	if t == 0 {
+		return ssssNoThreshold(strings.Join(set.ssssFrom, ", "))
+	}
+	n := len(set.ssss)
+	if n <= t {
+		return withHints(fmt.Errorf("%s (-t %d): any %d shares agree, so there is nothing to check them against",
+			count(n, "ssss share"), t, t), fmt.Sprintf("give at least %d shares", t+1))
+	}
+	shares := make([]ssss.Share, n)
+	for i, s := range set.ssss {
+		shares[i] = s.share
+	}
+	secret, err := ssss.Combine(shares, t, true)
+	zero(secret)
+	switch {
+	case errors.Is(err, ssss.ErrInconsistent):
+		return withHints(fmt.Errorf("the %d ssss shares do not agree with each other: one is damaged or of another split, or -t %d is not the threshold they were made with", n, t),
+			"ssss shares carry no checksum: which is bad cannot be told; try leaving each out in turn")
+	case err != nil:
+		return errors.New(strings.TrimPrefix(err.Error(), "ssss: "))
+	}
+	return verdict(n, nil, quiet)
 }

@@ -565,7 +565,7 @@ func (set *shareSet) decideFormat(cmd string) (ssms bool, err error) {
 }
 
 // decideSSSS checks that the shares gathered are ssss shares alone, for
-// combine, the one command that reads them.
+// combine and verify, the commands that read them.
 func (set *shareSet) decideSSSS(cmd string) error {
 	var others []string
 	if len(set.ssms) > 0 {
@@ -587,7 +587,7 @@ func (set *shareSet) decideSSSS(cmd string) error {
 	// Files named *.shamir that hold no share are noted, not counted.
 	set.ignored = append(set.ignored, set.notSSMS...)
 	set.notSSMS = nil
-	if cmd != "combine" {
+	if cmd != "combine" && cmd != "verify" {
 		return ssssElsewhere(cmd)
 	}
 	return nil

@@ -31,6 +31,8 @@ not to be trusted. Vault-format shares record neither the threshold nor any
 checksum; they can only be checked against each other, which needs the
 threshold (-t, or the JSON of vault operator init) and more shares than it:
 with T+r shares, up to r bad ones are detected and up to r/2 are named.
+Shares of ssss (ssss-split's, "N-HEX" a line) are checked the same way,
+with -t, but a disagreement names no share: the format cannot tell which.
 
 Verify names each bad share by file and line, and exits with status 0 when
 all the shares given are good, 1 when any is bad or nothing could be
@@ -54,8 +56,9 @@ SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
 file; a signal that was ignored when verify started stays ignored.
 
 Flags:
-	-t, -threshold T     the threshold of Vault-format shares (required for
-	                     them, unless their JSON gives it)
+	-t, -threshold T     the threshold of Vault-format shares and of ssss
+	                     shares (required for them, unless their JSON
+	                     gives it)
 ` + shareFlagsHelp + `	-split ID[/GEN]      check the SSMS split with this ID (its first
 	                     digits will do), when the shares are of several;
 	                     /GEN names its generation (0, one more at each
@@ -97,8 +100,11 @@ func runVerify(args []string) error {
 	if err != nil {
 		return err
 	}
-	if ssms {
+	switch {
+	case ssms:
 		return verifySSMS(set, rf.quiet)
+	case len(set.ssss) > 0:
+		return verifySSSS(set, rf.threshold, rf.quiet)
 	}
 	t := newThreshold(rf.threshold, set)
 	if t.t == 0 {

@@ -10,6 +10,9 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 )
 
@@ -72,4 +75,52 @@ func Interlaced(file []byte) []byte {
 	ihdr := append([]byte(nil), file[16:28]...)
 	out := Chunk(append([]byte(nil), file[:8]...), "IHDR", append(ihdr, 1))
 	return append(out, file[33:]...)
+}
+
+// FinderGrid returns a black-and-white PNG of side×side pixels tiled with
+// QR finder patterns (a dark ring, a light ring, a dark 3×3 centre, and a
+// light module between patterns) of module pixels a module: to a QR
+// detector, a picture of nothing but candidate corners of codes.
+func FinderGrid(side, module int) []byte {
+	img := image.NewPaletted(image.Rect(0, 0, side, side), color.Palette{color.White, color.Black})
+	period := 8 * module
+	for y := range side {
+		for x := range side {
+			mx, my := (x%period)/module, (y%period)/module
+			if mx == 7 || my == 7 {
+				continue // the light gap between patterns
+			}
+			ring := max(abs(mx-3), abs(my-3)) // 3: outer ring, 2: light, 0–1: centre
+			if ring != 2 {
+				img.Pix[y*img.Stride+x] = 1
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// FinderStripes returns a black-and-white PNG of side×side pixels of
+// vertical stripes whose every row reads, across, as finder patterns
+// (dark, light, dark ×3, light, dark, and a light gap), module pixels a
+// module: each row is all candidates, none of which checks out down its
+// column.
+func FinderStripes(side, module int) []byte {
+	img := image.NewPaletted(image.Rect(0, 0, side, side), color.Palette{color.White, color.Black})
+	row := []uint8{1, 0, 1, 1, 1, 0, 1, 0}
+	for y := range side {
+		for x := range side {
+			img.Pix[y*img.Stride+x] = row[(x/module)%len(row)]
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
 }

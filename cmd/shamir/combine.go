@@ -62,11 +62,16 @@ Encrypted and plain shares mix freely. A PNG or JPEG picture of a paper
 share's QR code is read, and so is the text printed under it, in a file or
 typed at the prompt: a mistyped character is found and its group named, at
 the prompt as soon as its line is entered, and the line is asked for again.
-A picture is read within a budget: up to 100 megapixels (twice a
-50-megapixel photo) and 512 MiB decoded, checked from its header before any
-pixel is decoded; it is then searched at 2000 pixels a side at most, which
-bounds a picture to about 600 MB of memory and a few seconds of one core. A
-picture over the budget is noted and skipped, as a file without a share.
+A picture is read within a budget of work counted, not timed: up to 100
+megapixels (twice a 50-megapixel photo) and 512 MiB decoded (1 to 8 bytes a
+pixel by its colours), checked from its header before any pixel is decoded;
+a JPEG of at most 64 scans (a progressive one has some 10) and 1,024 pixels
+a byte of its file, counted before it is decoded; then a search for the
+code at 2000 pixels a side at most, of at most 72 passes and 5,000 pixels
+looked at a byte of the file, each pass stopped at 400 candidate corners of
+codes. A picture so takes at most about 750 MB of memory and a few seconds
+of one core. A picture over the budget is noted and skipped, as a file
+without a share.
 
 A secret that is not printable text is not printed on a terminal without
 -o -.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/jpeg" // combine reads photographs of the codes
 	"image/png"
 	"maps"
 	"slices"
@@ -163,6 +162,9 @@ func ReadQR(data []byte) (string, error) {
 func (s *qrSearch) read(data []byte) (string, error) {
 	s.budget = min(qrWorkBudget, qrWorkPerByte*int64(len(data)))
 	if err := checkPicture(data); err != nil {
+		return "", err
+	}
+	if err := checkCost(data); err != nil {
 		return "", err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))

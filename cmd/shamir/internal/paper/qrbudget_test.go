@@ -1,10 +1,14 @@
 package paper
 
 import (
+	"bytes"
 	"errors"
+	"image"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/jpegtest"
 	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
 )
 
@@ -41,5 +45,52 @@ func TestQRFinderGrid(t *testing.T) {
 		if cpuTime() > 0 && used > time.Second {
 			t.Errorf("%v of CPU, over a second", used)
 		}
+	}
+}
+
+// TestJPEGScans reads progressive JPEGs of many scans: each scan costs a
+// pass over every block, so that 1,000 scans of a picture within the
+// pixel budget, 142 KB, took 22 seconds. The scans are counted before
+// anything is decoded, and a JPEG of more than maxJPEGScans is refused.
+func TestJPEGScans(t *testing.T) {
+	for _, scans := range []int{10, maxJPEGScans, maxJPEGScans + 1, 1000} {
+		data := jpegtest.Progressive(4000, 4000, scans)
+		if n := jpegScans(data); n < scans {
+			t.Errorf("%d scans counted as %d", scans, n)
+		}
+		cpu := cpuTime()
+		err := checkCost(data)
+		t.Logf("%d scans, %d bytes: %v (%v CPU)", scans, len(data), err, cpuTime()-cpu)
+		if (err == nil) != (scans <= maxJPEGScans) {
+			t.Errorf("%d scans: %v", scans, err)
+		}
+		if scans > maxJPEGScans {
+			cpu := cpuTime()
+			_, err := ReadQR(data)
+			if used := cpuTime() - cpu; err == nil || !strings.Contains(err.Error(), "scans") || used > time.Second {
+				t.Errorf("ReadQR of %d scans: %v, %v of CPU", scans, err, used)
+			}
+		}
+	}
+}
+
+// TestPictureDensity refuses a JPEG that declares more pixels than its
+// bytes can hold: every block of a JPEG costs at least a bit of its file
+// (2 in a baseline one), and one that does not is made to cost.
+func TestPictureDensity(t *testing.T) {
+	if err := checkCost(jpegtest.Progressive(4000, 4000, 1)); err != nil {
+		t.Errorf("a progressive JPEG of one bit a block: %v", err)
+	}
+	// The DC scan, one bit a block, left out: end-of-band runs alone.
+	data := jpegtest.Progressive(10000, 10000, 2)
+	sos := bytes.Index(data, []byte{0xff, 0xda})
+	next := bytes.Index(data[sos+2:], []byte{0xff, 0xda}) + sos + 2
+	data = append(data[:sos:sos], data[next:]...)
+	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+		t.Fatalf("the JPEG without its DC scan does not decode: %v", err)
+	}
+	err := checkCost(data)
+	if err == nil || !strings.Contains(err.Error(), "pixels a byte") {
+		t.Errorf("%d bytes of 10000×10000 pixels: %v", len(data), err)
 	}
 }

@@ -1,0 +1,68 @@
+package main
+
+// The cost of what is dropped into a share folder (issue 25): pictures made
+// to cost, checked end to end. Each must cost under a second of CPU, and
+// the folder still recover its secret.
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/jpegtest"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
+)
+
+// runCPU runs the command in dir and returns its result and the CPU time
+// it used.
+func runCPU(t *testing.T, dir string, args ...string) (result, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	ps := cmd.ProcessState
+	return result{stdout.Bytes(), stderr.Bytes(), ps.ExitCode(), maxRSS(ps)}, ps.UserTime() + ps.SystemTime()
+}
+
+func TestCostlyPictures(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "key.bin", []byte("the secret, recovered"))
+	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "-o", "s", "key.bin"), "split")
+	os.Remove(filepath.Join(dir, "s", "key.bin.3-of-3.shamir"))
+	_, base := runCPU(t, dir, "combine", "s", "-o", "base.bin")
+	for name, data := range map[string][]byte{
+		// 17 KB: 5,600² pixels of QR finder patterns, 2 pixels a module.
+		"grid.png": pngtest.FinderGrid(5600, 2),
+		// 1,000 scans of 4,000² pixels, 62 KB.
+		"scans.jpg": jpegtest.Progressive(4000, 4000, 1000),
+	} {
+		sub := filepath.Join(dir, name)
+		os.Mkdir(sub, 0o700)
+		for _, f := range []string{"key.bin.1-of-3.shamir", "key.bin.2-of-3.shamir"} {
+			b, _ := os.ReadFile(filepath.Join(dir, "s", f))
+			writeFile(t, sub, f, b)
+		}
+		writeFile(t, sub, name, data)
+		r, cpu := runCPU(t, dir, "combine", name, "-o", name+".out")
+		must(t, r, "combine "+name)
+		got, _ := os.ReadFile(filepath.Join(dir, name+".out"))
+		t.Logf("%s, %d bytes: %v of CPU (%v without it), %d MiB; %s", name, len(data), cpu, base, r.maxRSS>>20, bytes.TrimSpace(r.stderr))
+		if string(got) != "the secret, recovered" {
+			t.Errorf("%s: recovered %q", name, got)
+		}
+		if !bytes.Contains(r.stderr, []byte("ignored")) {
+			t.Errorf("%s: not noted as ignored:\n%s", name, r.stderr)
+		}
+		if cpu-base > time.Second {
+			t.Errorf("%s: %v of CPU, %v more than without it", name, cpu, cpu-base)
+		}
+	}
+}

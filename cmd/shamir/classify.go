@@ -48,9 +48,12 @@ type content struct {
 	// keeps closed.
 	fips bool
 
-	r    *bufio.Reader // kindSSMS: positioned at the start of the share
-	head []byte        // kindSSMS: its first bytes
-	size int64         // kindSSMS: its length, or -1 if unknown
+	r *bufio.Reader // kindSSMS: positioned at the start of the share
+	// plain says that the share is the input's bytes as they are, from
+	// its start (not the content of an age file): r only peeked at them.
+	plain bool
+	head  []byte // kindSSMS: its first bytes
+	size  int64  // kindSSMS: its length, or -1 if unknown
 
 	text  *vaultText   // kindText
 	paper []paperPiece // kindPaper
@@ -105,7 +108,7 @@ func (c *classifier) classify(br *bufio.Reader, where string, size int64) (conte
 	case len(head) == 0:
 		return none("empty"), nil
 	case shamir.IsSSMS(head) && c.decode == "":
-		return content{kind: kindSSMS, r: br, head: head, size: size}, nil
+		return content{kind: kindSSMS, r: br, head: head, size: size, plain: !c.inLayer}, nil
 	case shamir.IsSSMS(head):
 		return aside("an SSMS share file; -decode " + c.decode + " reads Vault-format shares"), nil
 	case c.inLayer && (isAgeFile(head) || isPicture(head)):

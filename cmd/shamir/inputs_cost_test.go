@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,4 +66,41 @@ func TestCostlyPictures(t *testing.T) {
 			t.Errorf("%s: %v of CPU, %v more than without it", name, cpu, cpu-base)
 		}
 	}
+}
+
+// TestManyCopies plants 300 copies of share files in a share folder and
+// runs combine with a limit of 256 open files: the files are opened when
+// read and closed after, so that the number of inputs is bounded by
+// memory, not by descriptors.
+func TestManyCopies(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "key.bin", []byte("the secret, recovered"))
+	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "-o", "s", "key.bin"), "split")
+	for i := range 300 {
+		b, err := os.ReadFile(filepath.Join(dir, "s", fmt.Sprintf("key.bin.%d-of-3.shamir", i%3+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "s"), fmt.Sprintf("copy-%03d", i), b)
+	}
+	// Go raises its soft limit to the hard one as it starts: both are set.
+	cmd := exec.Command("sh", "-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`, binary, "combine", "s", "-o", "out.bin")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("combine with 303 share files and a limit of 256 open files: %v\n%s", err, lastLines(out, 10))
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "out.bin")); string(got) != "the secret, recovered" {
+		t.Fatalf("recovered %q\n%s", got, lastLines(out, 10))
+	}
+	t.Logf("%s", lastLines(out, 3))
+}
+
+// lastLines returns the last n lines of b.
+func lastLines(b []byte, n int) []byte {
+	lines := bytes.SplitAfter(bytes.TrimSpace(b), []byte("\n"))
+	return bytes.Join(lines[max(0, len(lines)-n):], nil)
 }

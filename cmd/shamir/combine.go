@@ -73,8 +73,8 @@ codes. A picture so takes at most about 750 MB of memory and a few seconds
 of one core. A picture over the budget is noted and skipped, as a file
 without a share.
 
-A secret that is not printable text is not printed on a terminal without
--o -.
+A secret that is not printable text is not printed on a terminal, whatever
+path names it (-o /dev/tty, /dev/stdout), without -encode or -o -.
 
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop combine after it
 removes the file it had begun to write; a signal that was ignored when

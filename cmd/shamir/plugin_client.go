@@ -177,16 +177,20 @@ func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err
 	}
 	plugins.running[cmd] = true
 	plugins.Unlock()
+	finished := false // the plugin said done
 	defer func() {
 		// However it ends, the plugin and what it started end with it:
-		// it has a moment to exit once its input is closed, as age
-		// gives it, and then its process group is killed.
+		// one that finished has a moment to exit once its input is
+		// closed, as age gives it, and then its process group is
+		// killed.
 		stdin.Close()
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
-		select {
-		case <-exited:
-		case <-time.After(time.Second):
+		if finished {
+			select {
+			case <-exited:
+			case <-time.After(time.Second):
+			}
 		}
 		killGroup(cmd)
 		<-exited
@@ -266,6 +270,7 @@ func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err
 			reply("ok", nil, nil)
 			return nil, fmt.Errorf("%s", visible(string(s.body)))
 		case "done":
+			finished = true
 			if key == nil {
 				return nil, age.ErrIncorrectIdentity
 			}

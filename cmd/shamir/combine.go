@@ -57,7 +57,12 @@ other (up to (shares-threshold)/2 bad ones are then found and set aside).
 
 Shares encrypted with age (as split -r writes them, or as a holder
 re-encrypted one with age -r) are decrypted with the identities of -i; the
-ones none of them opens are another holder's: named, and not counted.
+ones none of them opens are another holder's: named, and not counted. A
+token's plugin runs within a budget: its output read at most 4 KiB a line
+and 1 MiB in all, its messages shown with control characters escaped, its
+process group killed when it is done and when combine is stopped; one that
+fails (a wrong PIN, or it floods, crashes or hangs) is not run again, and
+its files are named as not opened while combine goes on with the others.
 Encrypted and plain shares mix freely. A PNG or JPEG picture of a paper
 share's QR code is read, and so is the text printed under it, in a file or
 typed at the prompt: a mistyped character is found and its group named, at

@@ -145,6 +145,7 @@ type qrSearch struct {
 	work           int64 // pixels looked at and triples tried
 	passes         int   // passes of the detector run
 	mostCandidates int   // the most candidates a pass found
+	pixels         int64 // the pixels of the picture decoded
 	givenUp        bool  // the budget is spent: the picture is not searched further
 }
 
@@ -172,6 +173,7 @@ func (s *qrSearch) read(data []byte) (string, error) {
 		return "", fmt.Errorf("not a picture that can be read: %v", err)
 	}
 	b := img.Bounds()
+	s.pixels = int64(b.Dx()) * int64(b.Dy())
 	if max(b.Dx(), b.Dy()) <= qrWorkSide {
 		if text, err := s.findQR(img); err == nil || s.givenUp {
 			return text, err

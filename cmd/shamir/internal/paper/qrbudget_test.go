@@ -53,6 +53,11 @@ func TestQRFinderGrid(t *testing.T) {
 // pixel budget, 142 KB, took 22 seconds. The scans are counted before
 // anything is decoded, and a JPEG of more than maxJPEGScans is refused.
 func TestJPEGScans(t *testing.T) {
+	for _, size := range []int{8, 100, 1000} {
+		if _, _, err := image.Decode(bytes.NewReader(jpegtest.Progressive(size, size, 12))); err != nil {
+			t.Fatalf("jpegtest.Progressive(%d, %d, 12) does not decode: %v", size, size, err)
+		}
+	}
 	for _, scans := range []int{10, maxJPEGScans, maxJPEGScans + 1, 1000} {
 		data := jpegtest.Progressive(4000, 4000, scans)
 		if n := jpegScans(data); n < scans {

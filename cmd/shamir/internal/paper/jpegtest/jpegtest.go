@@ -2,7 +2,10 @@
 // write: progressive ones of any number of scans, a few bytes a scan.
 package jpegtest
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // segment appends a marker segment: 0xff, marker, its length, data.
 func segment(b []byte, marker byte, data []byte) []byte {
@@ -11,16 +14,16 @@ func segment(b []byte, marker byte, data []byte) []byte {
 	return append(b, data...)
 }
 
-// bits packs bits, most significant first, stuffing a zero byte after
+// A bitWriter packs bits, most significant first, stuffing a zero byte after
 // each 0xff as the entropy-coded data of a scan must; it pads the last
 // byte with ones.
-type bits struct {
+type bitWriter struct {
 	out  []byte
 	acc  uint32
 	nacc uint
 }
 
-func (w *bits) put(v uint32, n uint) {
+func (w *bitWriter) put(v uint32, n uint) {
 	for i := int(n) - 1; i >= 0; i-- {
 		w.acc = w.acc<<1 | (v>>uint(i))&1
 		w.nacc++
@@ -30,7 +33,7 @@ func (w *bits) put(v uint32, n uint) {
 	}
 }
 
-func (w *bits) flushByte() {
+func (w *bitWriter) flushByte() {
 	c := byte(w.acc)
 	w.out = append(w.out, c)
 	if c == 0xff {
@@ -39,7 +42,7 @@ func (w *bits) flushByte() {
 	w.acc, w.nacc = 0, 0
 }
 
-func (w *bits) done() []byte {
+func (w *bitWriter) done() []byte {
 	for w.nacc != 0 {
 		w.put(1, 1)
 	}
@@ -50,8 +53,7 @@ func (w *bits) done() []byte {
 // mid-grey, made of scans scans: a DC scan, one bit a block, then scans-1
 // AC scans of the whole band 1–63, each a few runs of end-of-band codes
 // that cover every block. Each scan costs a decoder a pass over every
-// block; the file grows by some 20 bytes a scan. The picture must have
-// 2^14 blocks of 8×8 pixels at least (1024×1024 pixels).
+// block; the file grows by some 20 bytes a scan.
 func Progressive(w, h, scans int) []byte {
 	b := []byte{0xff, 0xd8}
 	dqt := []byte{0} // table 0, 8-bit
@@ -64,19 +66,20 @@ func Progressive(w, h, scans int) []byte {
 	sof = binary.BigEndian.AppendUint16(sof, uint16(w))
 	sof = append(sof, 1, 1, 0x11, 0) // one component: id 1, 1×1, table 0
 	b = segment(b, 0xc2, sof)
-	// A DC table and an AC table of one code each, "0": the DC
-	// difference 0, and the end-of-band run of 2^14 and more (EOB14).
-	lengths := func(sym byte) []byte {
-		t := make([]byte, 16)
-		t[0] = 1
-		return append(t, sym)
+	// A DC table of one code, "0": the difference 0; an AC table of
+	// the 15 end-of-band runs EOB0–EOB14, 4 bits each: EOBr is code r,
+	// followed by r bits, for a run of 2^r blocks and up to 2^r-1 more.
+	dht := []byte{0x00, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	b = segment(b, 0xc4, dht)
+	dht = []byte{0x10, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	for r := range 15 {
+		dht = append(dht, byte(r<<4))
 	}
-	b = segment(b, 0xc4, append([]byte{0x00}, lengths(0)...))
-	b = segment(b, 0xc4, append([]byte{0x10}, lengths(0xe0)...))
+	b = segment(b, 0xc4, dht)
 	blocks := ((w + 7) / 8) * ((h + 7) / 8)
 	// The DC scan: Ss=0, Se=0, Ah=Al=0.
 	b = segment(b, 0xda, []byte{1, 1, 0x00, 0, 0, 0})
-	var dc bits
+	var dc bitWriter
 	for range blocks {
 		dc.put(0, 1)
 	}
@@ -84,17 +87,12 @@ func Progressive(w, h, scans int) []byte {
 	for range scans - 1 {
 		// An AC scan: Ss=1, Se=63, Ah=Al=0.
 		b = segment(b, 0xda, []byte{1, 1, 0x00, 1, 63, 0})
-		var ac bits
+		var ac bitWriter
 		for left := blocks; left > 0; {
 			run := min(left, 1<<15-1)
-			if left > run && left-run < 1<<14 {
-				run = left - 1<<14 // leave the last run 2^14 blocks
-			}
-			if run < 1<<14 {
-				panic("jpegtest: a picture of under 2^14 blocks")
-			}
-			ac.put(0, 1)                    // EOB14
-			ac.put(uint32(run-(1<<14)), 14) // the run's low bits
+			r := bits.Len(uint(run)) - 1
+			ac.put(uint32(r), 4)                // EOBr
+			ac.put(uint32(run-(1<<r)), uint(r)) // the run's low bits
 			left -= run
 		}
 		b = append(b, ac.done()...)

@@ -114,7 +114,7 @@ func (p *pluginRecipient) Wrap(fileKey []byte) ([]*age.Stanza, error) {
 }
 
 func (p *pluginRecipient) WrapWithLabels(fileKey []byte) ([]*age.Stanza, []string, error) {
-	s, l, err := p.r.WrapWithLabels(fileKey)
+	s, l, err := pluginWrap(p.r.Name(), p.r.String(), fileKey)
 	if err != nil {
 		return nil, nil, pluginError(p.r.Name(), "encrypting to "+shortKey(p.r.String()), err)
 	}

@@ -185,3 +185,34 @@ func TestPluginHangs(t *testing.T) {
 		noPluginLeft(t, dir)
 	}
 }
+
+// TestPluginSplit runs split to a recipient of each plugin that fails:
+// split stops, naming the plugin, writes nothing, stays small and leaves
+// no process behind.
+func TestPluginSplit(t *testing.T) {
+	for _, name := range []string{"flood", "die", "shout"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "key.bin", []byte("a secret"))
+			bob, _ := age.GenerateX25519Identity()
+			cmd := pluginCmd(t, dir)
+			cmd.Args = []string{binary, "split", "-t", "2", "-r", "alice:" + plugin.EncodeRecipient(name, []byte("x")),
+				"-r", "bob:" + bob.Recipient().String(), "-o", "out", "key.bin"}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			t.Logf("%v, %d MiB:\n%s", err, maxRSS(cmd.ProcessState)>>20, stderr.String())
+			if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), "age-plugin-"+name+" failed") {
+				t.Errorf("split: %v", err)
+			}
+			if rss := maxRSS(cmd.ProcessState); rss > 200<<20 {
+				t.Errorf("%d MiB resident", rss>>20)
+			}
+			if strings.ContainsAny(stderr.String(), "\x1b\x07") {
+				t.Errorf("escape codes reached stderr raw")
+			}
+			noLeftovers(t, dir, "bin", "key.bin", "pids")
+			noPluginLeft(t, dir)
+		})
+	}
+}

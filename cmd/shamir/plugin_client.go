@@ -18,9 +18,10 @@ import (
 	"filippo.io/age"
 )
 
-// This file runs an age plugin to unwrap a file key (the identity-v1 state
-// machine of the age plugin protocol, C2SP age-plugin), in place of age's
-// own client, to hold the plugin to a budget: a program that floods its
+// This file runs an age plugin to unwrap a file key or to wrap one (the
+// identity-v1 and recipient-v1 state machines of the age plugin protocol,
+// C2SP age-plugin), in place of age's own client, to hold the plugin to a
+// budget: a program that floods its
 // output, hangs or dies is a token's plugin gone wrong, and must cost
 // shamir neither unbounded memory nor a process left behind.
 //
@@ -151,21 +152,86 @@ func killPlugins() {
 // pluginUnwrap runs age-plugin-name to unwrap the file key of stanzas with
 // the identity (AGE-PLUGIN-…). It returns age.ErrIncorrectIdentity when the
 // plugin finds none of the stanzas its own.
-func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err error) {
+func pluginUnwrap(name, identity string, stanzas []*age.Stanza) ([]byte, error) {
+	send := []pluginStanza{{typ: "add-identity", args: []string{identity}}}
+	for _, st := range stanzas {
+		send = append(send, pluginStanza{typ: "recipient-stanza", args: append([]string{"0", st.Type}, st.Args...), body: st.Body})
+	}
+	var key []byte
+	err := runPlugin(name, "identity-v1", send, func(s *pluginStanza) (bool, error) {
+		if s.typ != "file-key" {
+			return false, nil
+		}
+		if len(s.args) != 1 || s.args[0] != "0" || key != nil {
+			return true, errors.New("it sent a malformed file key")
+		}
+		key = s.body
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if key == nil {
+		return nil, age.ErrIncorrectIdentity
+	}
+	return key, nil
+}
+
+// pluginWrap runs age-plugin-name to wrap fileKey to the recipient
+// (age1NAME1…), and returns the stanzas and labels it made.
+func pluginWrap(name, recipient string, fileKey []byte) (stanzas []*age.Stanza, labels []string, err error) {
+	send := []pluginStanza{
+		{typ: "add-recipient", args: []string{recipient}},
+		{typ: "wrap-file-key", body: fileKey},
+		{typ: "extension-labels"},
+	}
+	err = runPlugin(name, "recipient-v1", send, func(s *pluginStanza) (bool, error) {
+		switch s.typ {
+		case "recipient-stanza":
+			if len(s.args) < 2 || s.args[0] != "0" {
+				return true, errors.New("it sent a malformed stanza")
+			}
+			stanzas = append(stanzas, &age.Stanza{Type: s.args[1], Args: s.args[2:], Body: s.body})
+			return true, nil
+		case "labels":
+			if labels != nil {
+				return true, errors.New("it sent its labels twice")
+			}
+			labels = append([]string{}, s.args...)
+			return true, nil
+		}
+		return false, nil
+	})
+	if err == nil && len(stanzas) == 0 {
+		err = errors.New("it made no stanza")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return stanzas, labels, nil
+}
+
+// runPlugin runs age-plugin-name in the state machine protocol: it sends
+// the stanzas of phase 1, then answers the plugin's commands until it is
+// done. handle takes the commands of the protocol (file-key, or
+// recipient-stanza and labels), reporting whether it took s: the others
+// (msg, request-public, request-secret, confirm, error) are the same in
+// every protocol. A command that handle took is answered ok.
+func runPlugin(name, protocol string, send []pluginStanza, handle func(s *pluginStanza) (bool, error)) error {
 	path, err := exec.LookPath("age-plugin-" + name)
 	if err != nil {
-		return nil, &pluginNotFound{err}
+		return &pluginNotFound{err}
 	}
-	cmd := exec.Command(path, "--age-plugin=identity-v1")
+	cmd := exec.Command(path, "--age-plugin="+protocol)
 	cmd.Dir = os.TempDir() // as age does: not shamir's working folder
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	plugins.Lock()
 	if plugins.running == nil {
@@ -173,7 +239,7 @@ func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err
 	}
 	if err := cmd.Start(); err != nil {
 		plugins.Unlock()
-		return nil, err
+		return err
 	}
 	plugins.running[cmd] = true
 	plugins.Unlock()
@@ -199,22 +265,16 @@ func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err
 		plugins.Unlock()
 	}()
 
-	// Phase 1: the identity and the stanzas, sent from a goroutine so
-	// that a plugin that does not read them cannot block us.
+	// Phase 1, sent from a goroutine so that a plugin that does not read
+	// it cannot block us: closing stdin ends the goroutine.
 	go func() {
 		w := bufio.NewWriter(stdin)
-		err := writeStanza(w, "add-identity", []string{identity}, nil)
-		for _, s := range stanzas {
-			if err == nil {
-				err = writeStanza(w, "recipient-stanza", append([]string{"0", s.Type}, s.Args...), s.Body)
+		for _, s := range append(send, pluginStanza{typ: "done"}) {
+			if writeStanza(w, s.typ, s.args, s.body) != nil {
+				return
 			}
 		}
-		if err == nil {
-			err = writeStanza(w, "done", nil, nil)
-		}
-		if err == nil {
-			w.Flush()
-		}
+		w.Flush()
 	}()
 
 	// Phase 2: the plugin's commands, until done. A plugin that says
@@ -228,11 +288,20 @@ func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err
 	for {
 		s, err := in.stanza()
 		timer.Stop()
+		if err == io.ErrUnexpectedEOF {
+			return errors.New("it ended without finishing (it exited or crashed)")
+		}
 		if err != nil {
-			if err == io.ErrUnexpectedEOF {
-				return nil, errors.New("it ended without finishing (it exited or crashed)")
+			return err
+		}
+		if took, err := handle(s); took || err != nil {
+			if err != nil {
+				return err
 			}
-			return nil, err
+			if err := reply("ok", nil, nil); err != nil {
+				return fmt.Errorf("it stopped reading: %v", err)
+			}
+			continue
 		}
 		switch s.typ {
 		case "msg":
@@ -260,26 +329,17 @@ func pluginUnwrap(name, identity string, stanzas []*age.Stanza) (key []byte, err
 			default:
 				err = reply("ok", []string{"no"}, nil)
 			}
-		case "file-key":
-			if len(s.args) != 1 || s.args[0] != "0" || key != nil {
-				return nil, errors.New("it sent a malformed file key")
-			}
-			key = s.body
-			err = reply("ok", nil, nil)
 		case "error":
 			reply("ok", nil, nil)
-			return nil, fmt.Errorf("%s", visible(string(s.body)))
+			return fmt.Errorf("%s", visible(string(s.body)))
 		case "done":
 			finished = true
-			if key == nil {
-				return nil, age.ErrIncorrectIdentity
-			}
-			return key, nil
+			return nil
 		default:
 			err = reply("unsupported", nil, nil)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("it stopped reading: %v", err)
+			return fmt.Errorf("it stopped reading: %v", err)
 		}
 	}
 }

@@ -119,7 +119,8 @@ var ErrNoQR = errors.New("no QR code found in the picture")
 // the search goes on, but a stopped pass is charged qrCappedWork: a picture
 // of nothing but candidates gets a few passes.
 //
-// Each pass is charged its pixels and the triples it may try, and no pass
+// Each pass is charged its pixels and the triples it may try (and each
+// cleaning up of the picture its pixels), and no pass
 // starts once the budget is spent: qrWorkBudget, some 70 passes over a
 // picture of qrWorkSide² pixels, which is what the slowest search, of a
 // picture that holds no code, takes; and no more than qrWorkPerByte for
@@ -196,6 +197,9 @@ func (s *qrSearch) searchGray(g *image.Gray) (string, error) {
 	// ZXing's finder counts runs of dark and light pixels along rows, which
 	// speckles (dust, sensor noise, JPEG blocks) break up; a median filter
 	// removes them and keeps the modules' edges.
+	if !s.afford(g) {
+		return "", ErrNoQR
+	}
 	clean := median3(g)
 	if text, err := s.findQR(clean); err == nil || s.givenUp {
 		return text, err
@@ -208,6 +212,9 @@ func (s *qrSearch) searchGray(g *image.Gray) (string, error) {
 	// Speckles that survive one median filter rarely survive two, and a
 	// picture reduced to black and white, at the midpoint of its darkest
 	// and lightest grey, leaves the binarizers nothing to misjudge.
+	if !s.afford(clean) {
+		return "", ErrNoQR
+	}
 	cleaner := median3(clean)
 	if text, err := s.findQR(cleaner); err == nil || s.givenUp {
 		return text, err
@@ -221,6 +228,9 @@ func (s *qrSearch) searchGray(g *image.Gray) (string, error) {
 	// another orientation: turn the picture a quarter at a time.
 	for _, g := range []*image.Gray{clean, bw} {
 		for range 3 {
+			if !s.afford(g) {
+				return "", ErrNoQR
+			}
 			g = quarterTurn(g)
 			if text, err := s.findQR(g); err == nil || s.givenUp {
 				return text, err
@@ -271,6 +281,19 @@ func half(g *image.Gray) *image.Gray {
 		}
 	}
 	return out
+}
+
+// afford charges the budget for a pass of the cleaning up over img (a
+// median filter, a quarter turn), and reports whether it was left.
+func (s *qrSearch) afford(img image.Image) bool {
+	b := img.Bounds()
+	px := int64(b.Dx()) * int64(b.Dy())
+	if s.givenUp || s.work+px > s.budget {
+		s.givenUp = true
+		return false
+	}
+	s.work += px
+	return true
 }
 
 // findQRFast is findQR's first, quickest pass alone.

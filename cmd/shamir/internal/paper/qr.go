@@ -119,12 +119,12 @@ var ErrNoQR = errors.New("no QR code found in the picture")
 // the search goes on, but a stopped pass is charged qrCappedWork: a picture
 // of nothing but candidates gets a few passes.
 //
-// Each pass is charged its pixels and the triples it may try (and each
-// cleaning up of the picture its pixels), and no pass
-// starts once the budget is spent: qrWorkBudget, some 70 passes over a
-// picture of qrWorkSide² pixels, which is what the slowest search, of a
-// picture that holds no code, takes; and no more than qrWorkPerByte for
-// each byte of the file. A photo has some 10 pixels a byte, a code split
+// Each pass is charged its pixels and the triples it may try, each
+// cleaning up of the picture (a median filter, a quarter turn) its pixels,
+// and no pass starts once the budget is spent: qrWorkBudget, some 70
+// passes over a picture of qrWorkSide² pixels, which is what the slowest
+// search, of a picture that holds no code, takes; and no more than
+// qrWorkPerByte for each byte of the file. A photo has some 10 pixels a byte, a code split
 // writes some 100: the budget of either is the whole search. A picture made
 // to cost, a few kilobytes of stripes whose every row reads as finder
 // patterns, decodes to millions of pixels and gets some passes only.

@@ -10,9 +10,6 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"hash/crc32"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 )
 
@@ -80,30 +77,21 @@ func Interlaced(file []byte) []byte {
 // FinderGrid returns a black-and-white PNG of side×side pixels tiled with
 // QR finder patterns (a dark ring, a light ring, a dark 3×3 centre, and a
 // light module between patterns) of module pixels a module: to a QR
-// detector, a picture of nothing but candidate corners of codes.
+// detector, a picture of nothing but candidate corners of codes. It is
+// made a row at a time, 1 bit a pixel, so that making it takes no memory
+// to speak of (a test that measures the memory of the commands it runs
+// would count the test's own).
 func FinderGrid(side, module int) []byte {
-	img := image.NewPaletted(image.Rect(0, 0, side, side), color.Palette{color.White, color.Black})
 	period := 8 * module
-	for y := range side {
-		for x := range side {
-			mx, my := (x%period)/module, (y%period)/module
-			if mx == 7 || my == 7 {
-				continue // the light gap between patterns
-			}
-			ring := max(abs(mx-3), abs(my-3)) // 3: outer ring, 2: light, 0–1: centre
-			if ring != 2 {
-				img.Pix[y*img.Stride+x] = 1
-			}
+	return bilevel(side, func(x, y int) bool {
+		mx, my := (x%period)/module, (y%period)/module
+		if mx == 7 || my == 7 {
+			return false // the light gap between patterns
 		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		panic(err)
-	}
-	return b.Bytes()
+		ring := max(abs(mx-3), abs(my-3)) // 3: outer ring, 2: light, 0–1: centre
+		return ring != 2
+	})
 }
-
-func abs(x int) int { return max(x, -x) }
 
 // FinderStripes returns a black-and-white PNG of side×side pixels of
 // vertical stripes whose every row reads, across, as finder patterns
@@ -111,16 +99,29 @@ func abs(x int) int { return max(x, -x) }
 // module: each row is all candidates, none of which checks out down its
 // column.
 func FinderStripes(side, module int) []byte {
-	img := image.NewPaletted(image.Rect(0, 0, side, side), color.Palette{color.White, color.Black})
-	row := []uint8{1, 0, 1, 1, 1, 0, 1, 0}
-	for y := range side {
-		for x := range side {
-			img.Pix[y*img.Stride+x] = row[(x/module)%len(row)]
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		panic(err)
-	}
-	return b.Bytes()
+	row := []bool{true, false, true, true, true, false, true, false}
+	return bilevel(side, func(x, y int) bool { return row[(x/module)%len(row)] })
 }
+
+// bilevel returns a PNG of side×side pixels, 1 bit each, black where dark
+// says, made a row at a time.
+func bilevel(side int, dark func(x, y int) bool) []byte {
+	b := Header(uint32(side), uint32(side), 1, 0) // 1-bit grey: 0 is black
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	row := make([]byte, 1+(side+7)/8)
+	for y := range side {
+		clear(row)
+		for x := range side {
+			if !dark(x, y) {
+				row[1+x/8] |= 0x80 >> (x % 8)
+			}
+		}
+		zw.Write(row)
+	}
+	zw.Close()
+	b = Chunk(b, "IDAT", z.Bytes())
+	return Chunk(b, "IEND", nil)
+}
+
+func abs(x int) int { return max(x, -x) }

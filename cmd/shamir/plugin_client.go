@@ -21,15 +21,15 @@ import (
 // This file runs an age plugin to unwrap a file key or to wrap one (the
 // identity-v1 and recipient-v1 state machines of the age plugin protocol,
 // C2SP age-plugin), in place of age's own client, to hold the plugin to a
-// budget: a program that floods its
-// output, hangs or dies is a token's plugin gone wrong, and must cost
-// shamir neither unbounded memory nor a process left behind.
+// budget: a program that floods its output, hangs or dies is a token's
+// plugin gone wrong, and must cost shamir neither unbounded memory nor a
+// process left behind.
 //
 //   - Its output is read through a bounded reader: a line of at most
 //     maxPluginLine bytes, at most maxPluginOutput bytes in all. A plugin
 //     that sends more is killed, and its identity fails.
 //   - It runs in a process group of its own, killed (with whatever it
-//     started) when the unwrap ends, on every path, and by the signal
+//     started) when the exchange ends, on every path, and by the signal
 //     handler when shamir is stopped (killPlugins).
 //   - What it says (messages, prompts, errors) is shown with its control
 //     characters escaped (visible).
@@ -109,7 +109,10 @@ func (l *boundedLines) stanza() (*pluginStanza, error) {
 	}
 	fields, ok := strings.CutPrefix(head, "-> ")
 	if !ok {
-		return nil, fmt.Errorf("malformed stanza %s", visible(head))
+		if len(head) > 40 {
+			head = head[:40] + "…"
+		}
+		return nil, fmt.Errorf("it sent a malformed stanza: %s", visible(head))
 	}
 	f := strings.Split(fields, " ")
 	s := &pluginStanza{typ: f[0], args: f[1:]}

@@ -216,3 +216,38 @@ func TestPluginSplit(t *testing.T) {
 		})
 	}
 }
+
+// TestPluginParentKilled kills combine with SIGKILL, which no handler
+// sees, while a plugin hangs: on Linux the plugin dies with it (its own
+// children, in its process group, are then the plugin's to end).
+func TestPluginParentKilled(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("not Linux")
+	}
+	dir := t.TempDir()
+	pluginShares(t, dir, "hang")
+	cmd := pluginCmd(t, dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pids []string
+	for start := time.Now(); len(pids) < 2; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(filepath.Join(dir, "pids"))
+		pids = strings.Fields(string(data))
+		if time.Since(start) > 10*time.Second {
+			cmd.Process.Kill()
+			t.Fatal("the plugin never started")
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	leader, _ := strconv.Atoi(pids[0])
+	child, _ := strconv.Atoi(pids[1])
+	defer syscall.Kill(child, syscall.SIGKILL)
+	for start := time.Now(); alive(leader); time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 3*time.Second {
+			syscall.Kill(leader, syscall.SIGKILL)
+			t.Fatal("the plugin runs on after combine was killed")
+		}
+	}
+}

@@ -9,8 +9,11 @@ import (
 
 // setGroup runs cmd in a process group of its own, which killGroup kills
 // whole: a plugin that is a script ends with the programs it started.
+// Where the system can (Linux), the plugin is also killed if shamir dies
+// without a word (SIGKILL, which no handler sees).
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeath(cmd.SysProcAttr)
 }
 
 // killGroup kills cmd's process group.

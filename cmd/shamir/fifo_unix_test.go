@@ -35,8 +35,12 @@ func TestFIFOSignals(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Until it has read the shares and waits on the FIFO.
+		// Until it has read the shares and waits on the FIFO (longer
+		// under -short, as test.sh runs the race detector).
 		time.Sleep(300 * time.Millisecond)
+		if testing.Short() {
+			time.Sleep(time.Second)
+		}
 		cmd.Process.Signal(sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()

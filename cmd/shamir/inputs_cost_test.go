@@ -62,7 +62,9 @@ func TestCostlyPictures(t *testing.T) {
 		if !bytes.Contains(r.stderr, []byte("ignored")) {
 			t.Errorf("%s: not noted as ignored:\n%s", name, r.stderr)
 		}
-		if cpu-base > time.Second {
+		// Under -short (test.sh runs the race detector with it, some
+		// ten times slower), the CPU time is logged, not checked.
+		if cpu-base > time.Second && !testing.Short() {
 			t.Errorf("%s: %v of CPU, %v more than without it", name, cpu, cpu-base)
 		}
 	}

@@ -52,8 +52,10 @@ type content struct {
 	// plain says that the share is the input's bytes as they are, from
 	// its start (not the content of an age file): r only peeked at them.
 	plain bool
-	head  []byte // kindSSMS: its first bytes
-	size  int64  // kindSSMS: its length, or -1 if unknown
+	// age, for a share in an age file, reads it again.
+	age  *ageLayer
+	head []byte // kindSSMS: its first bytes
+	size int64  // kindSSMS: its length, or -1 if unknown
 
 	text  *vaultText   // kindText
 	paper []paperPiece // kindPaper
@@ -151,8 +153,10 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 	if !bytes.HasPrefix(head, []byte(ageHeader)) {
 		r = armor.NewReader(br)
 	}
-	// A file encrypted with a passphrase asks for it (passphrase.go).
-	d, err := age.Decrypt(r, append(slices.Clip(c.ids), &passphrasePrompt{where})...)
+	// A file encrypted with a passphrase asks for it (passphrase.go). The
+	// file key is kept, to read the share again (agereopen.go).
+	var keys keyCatcher
+	d, err := age.Decrypt(r, keys.wrap(append(slices.Clip(c.ids), &passphrasePrompt{where}))...)
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		var ie *identityError
@@ -182,6 +186,8 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 		// Only shares are sealed inside an age file; anything else is
 		// no share, and a *.shamir.age file is named as a bad one.
 		return none("encrypted with age, but what it holds is no share"), nil
+	case kindSSMS:
+		inner.age = &ageLayer{key: keys.key, armored: r != io.Reader(br)}
 	}
 	return inner, nil
 }

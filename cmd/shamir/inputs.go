@@ -320,9 +320,13 @@ func (set *shareSet) file(in input, c content) (keep bool, err error) {
 			// start: the classifier only peeked at it.
 			pf := set.files.add(in.path, in.fi)
 			s.f, s.r = pf, bufio.NewReaderSize(io.NewSectionReader(pf, 0, 1<<62), 64<<10)
+		case in.f != nil && c.age != nil && c.age.key != nil && in.fi.Mode().IsRegular():
+			// An age file: decrypted again, with the file key that
+			// opened it, when the shares are read.
+			pf := set.files.add(in.path, in.fi)
+			s.f, s.r = pf, bufio.NewReaderSize(&ageReopen{f: pf, layer: c.age}, 64<<10)
 		case in.f != nil:
-			// An age file, read as it is decrypted, or a pipe or a
-			// device, read once as it comes: kept open.
+			// A pipe or a device, read once as it comes: kept open.
 			s.f, keep = in.f, true
 		}
 		set.addSSMS(s, c.head)

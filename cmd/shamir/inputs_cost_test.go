@@ -7,12 +7,15 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"filippo.io/age"
+	"filippo.io/age/armor"
 	"github.com/gf256/shamir/cmd/shamir/internal/paper/jpegtest"
 	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
 )
@@ -70,35 +73,56 @@ func TestCostlyPictures(t *testing.T) {
 	}
 }
 
-// TestManyCopies plants 300 copies of share files in a share folder and
-// runs combine with a limit of 256 open files: the files are opened when
-// read and closed after, so that the number of inputs is bounded by
-// memory, not by descriptors.
+// TestManyCopies plants 300 copies of share files in a share folder, in
+// the clear and encrypted with age (to the identity given, and ASCII-armored
+// for some), and runs combine with a limit of 256 open files: the files are
+// opened when read and closed after, so that the number of inputs is
+// bounded by memory, not by descriptors.
 func TestManyCopies(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
-	dir := t.TempDir()
-	writeFile(t, dir, "key.bin", []byte("the secret, recovered"))
-	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "-o", "s", "key.bin"), "split")
-	for i := range 300 {
-		b, err := os.ReadFile(filepath.Join(dir, "s", fmt.Sprintf("key.bin.%d-of-3.shamir", i%3+1)))
-		if err != nil {
-			t.Fatal(err)
+	for _, encrypted := range []bool{false, true} {
+		dir := t.TempDir()
+		writeFile(t, dir, "key.bin", []byte("the secret, recovered"))
+		must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "-o", "s", "key.bin"), "split")
+		id, _ := age.GenerateX25519Identity()
+		writeFile(t, dir, "id.txt", []byte(id.String()+"\n"))
+		for i := range 300 {
+			b, err := os.ReadFile(filepath.Join(dir, "s", fmt.Sprintf("key.bin.%d-of-3.shamir", i%3+1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if encrypted {
+				var out bytes.Buffer
+				var dst io.Writer = &out
+				var aw io.WriteCloser
+				if i%2 == 1 {
+					aw = armor.NewWriter(&out)
+					dst = aw
+				}
+				w, _ := age.Encrypt(dst, id.Recipient())
+				w.Write(b)
+				w.Close()
+				if aw != nil {
+					aw.Close()
+				}
+				b = out.Bytes()
+			}
+			writeFile(t, filepath.Join(dir, "s"), fmt.Sprintf("copy-%03d", i), b)
 		}
-		writeFile(t, filepath.Join(dir, "s"), fmt.Sprintf("copy-%03d", i), b)
+		// Go raises its soft limit to the hard one as it starts: both are set.
+		cmd := exec.Command("sh", "-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`, binary, "combine", "-i", "id.txt", "s", "-o", "out.bin")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("combine with 303 share files (encrypted: %v) and a limit of 256 open files: %v\n%s", encrypted, err, lastLines(out, 10))
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "out.bin")); string(got) != "the secret, recovered" {
+			t.Fatalf("recovered %q\n%s", got, lastLines(out, 10))
+		}
+		t.Logf("encrypted: %v: %s", encrypted, lastLines(out, 2))
 	}
-	// Go raises its soft limit to the hard one as it starts: both are set.
-	cmd := exec.Command("sh", "-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`, binary, "combine", "s", "-o", "out.bin")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("combine with 303 share files and a limit of 256 open files: %v\n%s", err, lastLines(out, 10))
-	}
-	if got, _ := os.ReadFile(filepath.Join(dir, "out.bin")); string(got) != "the secret, recovered" {
-		t.Fatalf("recovered %q\n%s", got, lastLines(out, 10))
-	}
-	t.Logf("%s", lastLines(out, 3))
 }
 
 // lastLines returns the last n lines of b.

@@ -16,8 +16,11 @@ import (
 // again when read, at the offset asked for (they are read with ReadAt), and
 // each is closed once read to its end.
 //
-// An age-encrypted share stays open from the moment it is decrypted: what
-// opens it (an identity, a passphrase typed, a plugin) is not asked again.
+// An age-encrypted share file is pooled too, and decrypted again with the
+// file key that first opened it (agereopen.go): what opened it (a key, a
+// passphrase typed, a plugin) is not asked again. Only a pipe or a device
+// given as a share stays open from the first read, as it cannot be read
+// twice.
 
 // maxOpenShares bounds the share files a filePool keeps open: well under
 // the 256 descriptors some systems allow a process by default.

@@ -167,11 +167,14 @@ echo "-- cmd/shamir/internal/manifest FuzzParse, $(( 80000 * ${FUZZSCALE:-1} )) 
 (cd cmd/shamir && go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$(( 80000 * ${FUZZSCALE:-1} ))x" -fuzzminimizetime 100x ./internal/manifest)
 
 # The command's paper reader: typed text (FuzzParse) and pictures, built
-# as PNGs with right CRCs (FuzzReadQR). The counts take about 10 s each on
-# a 2-core machine shared with other work.
+# as PNGs with right CRCs (FuzzReadQR) and as JPEGs, baseline and
+# progressive (FuzzReadJPEG), each asserting the search's work budget
+# (pixels, scans, passes and candidates counted). The counts take about
+# 10 s each on a 2-core machine shared with other work (FuzzReadJPEG:
+# 150,000 took 4 s).
 step "fuzzing cmd/shamir/internal/paper"
-declare -A paperfuzz=([FuzzParse]=80000 [FuzzReadQR]=60000)
-for target in FuzzParse FuzzReadQR; do
+declare -A paperfuzz=([FuzzParse]=80000 [FuzzReadQR]=70000 [FuzzReadJPEG]=400000)
+for target in FuzzParse FuzzReadQR FuzzReadJPEG; do
 	n=$(( ${paperfuzz[$target]} * ${FUZZSCALE:-1} ))
 	echo "-- $target, $n executions"
 	start=$SECONDS

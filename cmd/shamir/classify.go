@@ -50,9 +50,14 @@ type content struct {
 	// keeps closed.
 	fips bool
 
-	r    *bufio.Reader // kindSSMS: positioned at the start of the share
-	head []byte        // kindSSMS: its first bytes
-	size int64         // kindSSMS: its length, or -1 if unknown
+	r *bufio.Reader // kindSSMS: positioned at the start of the share
+	// plain says that the share is the input's bytes as they are, from
+	// its start (not the content of an age file): r only peeked at them.
+	plain bool
+	// age, for a share in an age file, reads it again.
+	age  *ageLayer
+	head []byte // kindSSMS: its first bytes
+	size int64  // kindSSMS: its length, or -1 if unknown
 
 	text  *vaultText   // kindText
 	paper []paperPiece // kindPaper
@@ -110,7 +115,7 @@ func (c *classifier) classify(br *bufio.Reader, where string, size int64) (conte
 	case len(head) == 0:
 		return none("empty"), nil
 	case shamir.IsSSMS(head) && c.decode == "":
-		return content{kind: kindSSMS, r: br, head: head, size: size}, nil
+		return content{kind: kindSSMS, r: br, head: head, size: size, plain: !c.inLayer}, nil
 	case shamir.IsSSMS(head):
 		return aside("an SSMS share file; -decode " + c.decode + " reads Vault-format shares"), nil
 	case c.inLayer && (isAgeFile(head) || isPicture(head)):
@@ -155,8 +160,10 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 	if !bytes.HasPrefix(head, []byte(ageHeader)) {
 		r = armor.NewReader(br)
 	}
-	// A file encrypted with a passphrase asks for it (passphrase.go).
-	d, err := age.Decrypt(r, append(slices.Clip(c.ids), &passphrasePrompt{where})...)
+	// A file encrypted with a passphrase asks for it (passphrase.go). The
+	// file key is kept, to read the share again (agereopen.go).
+	var keys keyCatcher
+	d, err := age.Decrypt(r, keys.wrap(append(slices.Clip(c.ids), &passphrasePrompt{where}))...)
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		var ie *identityError
@@ -186,6 +193,8 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 		// Only shares are sealed inside an age file; anything else is
 		// no share, and a *.shamir.age file is named as a bad one.
 		return none("encrypted with age, but what it holds is no share"), nil
+	case kindSSMS:
+		inner.age = &ageLayer{key: keys.key, armored: r != io.Reader(br)}
 	}
 	return inner, nil
 }

@@ -65,19 +65,29 @@ other (up to (shares-threshold)/2 bad ones are then found and set aside).
 
 Shares encrypted with age (as split -r writes them, or as a holder
 re-encrypted one with age -r) are decrypted with the identities of -i; the
-ones none of them opens are another holder's: named, and not counted.
+ones none of them opens are another holder's: named, and not counted. A
+token's plugin runs within a budget: its output read at most 4 KiB a line
+and 1 MiB in all, its messages shown with control characters escaped, its
+process group killed when it is done and when combine is stopped; one that
+fails (a wrong PIN, or it floods, crashes or hangs) is not run again, and
+its files are named as not opened while combine goes on with the others.
 Encrypted and plain shares mix freely. A PNG or JPEG picture of a paper
 share's QR code is read, and so is the text printed under it, in a file or
 typed at the prompt: a mistyped character is found and its group named, at
 the prompt as soon as its line is entered, and the line is asked for again.
-A picture is read within a budget: up to 100 megapixels (twice a
-50-megapixel photo) and 512 MiB decoded, checked from its header before any
-pixel is decoded; it is then searched at 2000 pixels a side at most, which
-bounds a picture to about 600 MB of memory and a few seconds of one core. A
-picture over the budget is noted and skipped, as a file without a share.
+A picture is read within a budget of work counted, not timed: up to 100
+megapixels (twice a 50-megapixel photo) and 512 MiB decoded (1 to 8 bytes a
+pixel by its colours), checked from its header before any pixel is decoded;
+a JPEG of at most 64 scans (a progressive one has some 10) and 1,024 pixels
+a byte of its file, counted before it is decoded; then a search for the
+code at 2000 pixels a side at most, of at most 72 passes and 5,000 pixels
+looked at a byte of the file, each pass stopped at 400 candidate corners of
+codes. A picture so takes at most about 750 MB of memory and a few seconds
+of one core. A picture over the budget is noted and skipped, as a file
+without a share.
 
-A secret that is not printable text is not printed on a terminal without
--o -.
+A secret that is not printable text is not printed on a terminal, whatever
+path names it (-o /dev/tty, /dev/stdout), without -encode or -o -.
 
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop combine after it
 removes the file it had begun to write; a signal that was ignored when

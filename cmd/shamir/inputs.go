@@ -39,7 +39,7 @@ type ssmsShare struct {
 	path   string        // "" for stdin
 	dir    string        // the folder argument it was found in, if any
 	r      *bufio.Reader // positioned at the start of the share
-	f      *os.File      // nil for stdin
+	f      shareFile     // nil for stdin and paper
 	size   int64         // -1 if unknown
 	info   shamir.SSMSInfo
 	hasHdr bool // info holds a header that checks
@@ -80,6 +80,10 @@ type shareSet struct {
 	// stdin is the only input (addStdin).
 	want      int
 	onlyStdin bool
+
+	// files opens the plain SSMS share files as they are read
+	// (sharefiles.go).
+	files filePool
 
 	classifier
 }
@@ -313,7 +317,7 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 	if fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	in := input{where: quote(path), path: path, dir: dir, f: f, isShamir: strings.HasSuffix(path, ".shamir")}
+	in := input{where: quote(path), path: path, dir: dir, f: f, fi: fi, isShamir: strings.HasSuffix(path, ".shamir")}
 	c, err := set.classify(bufio.NewReaderSize(f, copyBufSize), in.where, size)
 	keep := false
 	if err == nil {
@@ -331,15 +335,17 @@ type seenPath struct{ path, dir string }
 
 // An input is a file or stdin, as the share set files what it holds.
 type input struct {
-	where    string   // for messages: the quoted path, or "stdin"
-	path     string   // "" for stdin
-	dir      string   // the folder argument it was found in, if any
-	f        *os.File // nil for stdin
-	isShamir bool     // named *.shamir: holding no share, it is a bad one
+	where    string      // for messages: the quoted path, or "stdin"
+	path     string      // "" for stdin
+	dir      string      // the folder argument it was found in, if any
+	f        *os.File    // nil for stdin
+	fi       os.FileInfo // f's, when f is not nil
+	isShamir bool        // named *.shamir: holding no share, it is a bad one
 }
 
 // file files the content c of the input in. It reports whether in's file
-// stays open: it holds an SSMS share, to be read later.
+// stays open: it holds an SSMS share, to be read later, that cannot be
+// opened again when it is (see sharefiles.go).
 func (set *shareSet) file(in input, c content) (keep bool, err error) {
 	switch c.kind {
 	case kindNone:
@@ -350,8 +356,23 @@ func (set *shareSet) file(in input, c content) (keep bool, err error) {
 		}
 		set.ignored = append(set.ignored, problem{in.where, c.why})
 	case kindSSMS:
-		set.addSSMS(&ssmsShare{where: in.where, path: in.path, dir: in.dir, r: c.r, f: in.f, size: c.size}, c.head)
-		return in.f != nil, nil
+		s := &ssmsShare{where: in.where, path: in.path, dir: in.dir, r: c.r, size: c.size}
+		switch {
+		case in.f != nil && c.plain && in.fi.Mode().IsRegular():
+			// Read again when the shares are read, from the
+			// start: the classifier only peeked at it.
+			pf := set.files.add(in.path, in.fi)
+			s.f, s.r = pf, bufio.NewReaderSize(io.NewSectionReader(pf, 0, 1<<62), 64<<10)
+		case in.f != nil && c.age != nil && c.age.key != nil && in.fi.Mode().IsRegular():
+			// An age file: decrypted again, with the file key that
+			// opened it, when the shares are read.
+			pf := set.files.add(in.path, in.fi)
+			s.f, s.r = pf, bufio.NewReaderSize(&ageReopen{f: pf, layer: c.age}, 64<<10)
+		case in.f != nil:
+			// A pipe or a device, read once as it comes: kept open.
+			s.f, keep = in.f, true
+		}
+		set.addSSMS(s, c.head)
 	case kindText:
 		return false, set.addText(in.where, c.text)
 	case kindPaper:
@@ -363,7 +384,7 @@ func (set *shareSet) file(in input, c content) (keep bool, err error) {
 		set.ssssFrom = append(set.ssssFrom, fmt.Sprintf("%s (%s)", in.where, count(len(c.ssss), "share")))
 		set.ignored = append(set.ignored, c.ignored...)
 	}
-	return false, nil
+	return keep, nil
 }
 
 // noShares records a file that holds no share.

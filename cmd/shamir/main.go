@@ -147,6 +147,7 @@ func run(args []string) int {
 // reportStop says that a stop signal ended shamir, after it restores the
 // terminal.
 func reportStop(sig os.Signal, removed bool) {
+	killPlugins()
 	restoreTerminal()
 	lead := ""
 	if isTerminal(os.Stderr) {

@@ -18,11 +18,11 @@ import (
 const maxTerminalSecret = 1 << 20
 
 // errNotForTerminal refuses to print a secret that would garble the terminal.
-var errNotForTerminal = withHints(errors.New("the secret is not printable text, and stdout is a terminal"),
+var errNotForTerminal = withHints(errors.New("the secret is not printable text, and the output is a terminal"),
 	"write it to a file with -o FILE, print it as text with -encode hex or -encode base64, or pipe it to a program",
 	"-o - prints it on the terminal anyway")
 
-var errTooBigForTerminal = withHints(fmt.Errorf("the secret is over %d MiB, and stdout is a terminal", maxTerminalSecret>>20),
+var errTooBigForTerminal = withHints(fmt.Errorf("the secret is over %d MiB, and the output is a terminal", maxTerminalSecret>>20),
 	"write it to a file with -o FILE or pipe it to a program; -o - prints it on the terminal anyway")
 
 // A secretWriter takes the recovered secret and puts it where the user
@@ -54,8 +54,15 @@ func newSecretWriter(path, encode string, force bool, inputs []os.FileInfo) (*se
 			return nil, err
 		}
 		dest = &destWriter{f, path}
+		// A path that names a terminal (/dev/tty, /dev/stdout,
+		// /proc/self/fd/1 on one) is held to what stdout is: -o is no
+		// way around the check, which -encode or -o - is.
+		if file, ok := f.(*os.File); ok && encode == "" && isTerminal(file) {
+			s.held = &heldBack{out: dest}
+			dest = s.held
+		}
 	} else if path == "" && encode == "" && isTerminal(os.Stdout) {
-		s.held = &heldBack{}
+		s.held = &heldBack{out: stdoutWriter{}}
 		dest = s.held
 	}
 	s.buf = bufio.NewWriterSize(dest, 64<<10)
@@ -73,7 +80,7 @@ func newSecretWriter(path, encode string, force bool, inputs []os.FileInfo) (*se
 // toStdout reports whether the secret goes to stdout, or into a device or
 // a pipe, as it is written: what is written cannot be taken back.
 func (s *secretWriter) toStdout() bool {
-	return s.set == nil && s.held == nil || s.set != nil && s.set.Streams()
+	return s.held == nil && (s.set == nil || s.set.Streams())
 }
 
 // stdoutWriter writes to stdout, and says so in its errors.
@@ -111,13 +118,15 @@ func (s *secretWriter) finish() error {
 		if !printable(s.held.b) {
 			return errNotForTerminal
 		}
-		if _, err := (stdoutWriter{}).Write(s.held.b); err != nil {
+		if _, err := s.held.out.Write(s.held.b); err != nil {
 			return err
 		}
 		// End the line, so the shell's prompt does not run on after the
 		// secret; on a terminal the newline is only layout.
 		if n := len(s.held.b); n > 0 && s.held.b[n-1] != '\n' {
-			os.Stdout.WriteString("\n")
+			if _, err := s.held.out.Write([]byte("\n")); err != nil {
+				return err
+			}
 		}
 	}
 	if s.set != nil {
@@ -137,8 +146,12 @@ func (s *secretWriter) abort() {
 	}
 }
 
-// heldBack collects a secret bound for a terminal, up to maxTerminalSecret.
-type heldBack struct{ b []byte }
+// heldBack collects a secret bound for a terminal, up to maxTerminalSecret,
+// to be written to out once checked.
+type heldBack struct {
+	b   []byte
+	out io.Writer
+}
 
 func (h *heldBack) Write(p []byte) (int, error) {
 	if len(h.b)+len(p) > maxTerminalSecret {

@@ -26,7 +26,7 @@ import (
 // the terminal of the session (/dev/tty), without echo for secrets.
 var pluginUI = &plugin.ClientUI{
 	DisplayMessage: func(name, message string) error {
-		sayf(os.Stderr, "age-plugin-%s: %s", name, message)
+		sayf(os.Stderr, "age-plugin-%s: %s", name, visible(message))
 		return nil
 	},
 	RequestValue: func(name, prompt string, secret bool) (string, error) {
@@ -114,27 +114,41 @@ func (p *pluginRecipient) Wrap(fileKey []byte) ([]*age.Stanza, error) {
 }
 
 func (p *pluginRecipient) WrapWithLabels(fileKey []byte) ([]*age.Stanza, []string, error) {
-	s, l, err := p.r.WrapWithLabels(fileKey)
+	s, l, err := pluginWrap(p.r.Name(), p.r.String(), fileKey)
 	if err != nil {
 		return nil, nil, pluginError(p.r.Name(), "encrypting to "+shortKey(p.r.String()), err)
 	}
 	return s, l, nil
 }
 
-// A pluginIdentity is a plugin's identity (AGE-PLUGIN-NAME-1…). A missing
-// plugin, or one that fails (a wrong PIN), stops the command: every other
-// file would fail the same way.
+// A pluginIdentity is a plugin's identity (AGE-PLUGIN-NAME-1…), run by
+// pluginUnwrap (plugin_client.go). A missing plugin stops the command:
+// every other file would fail the same way, and the remedy is to install
+// it. A plugin that fails (a wrong PIN, a token unplugged, a plugin that
+// floods or crashes) fails the files it was asked to open, which are named
+// as files that could not be opened, and the command goes on with the
+// others; it is not run again, so that a token is not asked for a PIN
+// once more for each file (three wrong PINs lock many).
 type pluginIdentity struct {
-	id   *plugin.Identity
-	from string // the -i file, for messages
+	name     string // NAME, of the program age-plugin-NAME
+	identity string // AGE-PLUGIN-NAME-1…
+	from     string // the -i file, for messages
+	failed   error  // its failure, once it failed
 }
 
 func (p *pluginIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
-	key, err := p.id.Unwrap(stanzas)
+	if p.failed != nil {
+		return nil, p.failed
+	}
+	key, err := pluginUnwrap(p.name, p.identity, stanzas)
 	if err == nil || errors.Is(err, age.ErrIncorrectIdentity) {
 		return key, err
 	}
-	return nil, &identityError{pluginError(p.id.Name(), "the identity in "+quote(p.from), err)}
+	if nf := (*pluginNotFound)(nil); errors.As(err, &nf) {
+		return nil, &identityError{pluginError(p.name, "the identity in "+quote(p.from), err)}
+	}
+	p.failed = pluginError(p.name, "the identity in "+quote(p.from), err)
+	return nil, p.failed
 }
 
 // pluginError words the failure of the plugin name: a missing program
@@ -142,7 +156,8 @@ func (p *pluginIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 func pluginError(name, what string, err error) error {
 	bin := "age-plugin-" + name
 	var nf *plugin.NotFoundError
-	if errors.As(err, &nf) {
+	var pnf *pluginNotFound
+	if errors.As(err, &nf) || errors.As(err, &pnf) {
 		return withHints(fmt.Errorf("%s needs the program %s, which is not installed (not on $PATH)", what, bin),
 			fmt.Sprintf("install %s (the plugin for that token) and run again", bin))
 	}
@@ -164,12 +179,12 @@ func parseIdentityFile(data []byte, from string) ([]age.Identity, error) {
 			native.WriteString(line + "\n")
 			continue
 		}
-		id, err := plugin.NewIdentity(line, pluginUI)
+		name, _, err := plugin.ParseIdentity(line)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: a plugin identity (AGE-PLUGIN-…) age cannot read: %v", n, err)
 		}
 		native.WriteString("\n") // line numbers stay those of the file
-		plugins = append(plugins, &pluginIdentity{id, from})
+		plugins = append(plugins, &pluginIdentity{name: name, identity: line, from: from})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err

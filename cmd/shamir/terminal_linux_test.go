@@ -304,3 +304,32 @@ func TestTerminalProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalOutputPaths checks that a binary secret reaches a terminal
+// through no path that names it (-o /dev/tty, /dev/stdout, /proc/self/fd/1)
+// unless -encode is given: a path is held to what stdout is.
+func TestTerminalOutputPaths(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "text", []byte("a printable secret\n"))
+	writeFile(t, dir, "binary", []byte("\x00\x01\x1b[2Jbinary"))
+	for _, name := range []string{"text", "binary"} {
+		must(t, runCmd(t, dir, nil, "split", "-n", "2", "-t", "2", "-encode", "hex", name, "-o", name+".keys"), "split")
+	}
+	show := func(args ...string) (int, string) {
+		se := startSession(t, dir, false, true, true, nil, args...)
+		code := se.wait()
+		return code, se.shown()
+	}
+	for _, path := range []string{"/dev/tty", "/dev/stdout", "/proc/self/fd/1"} {
+		code, screen := show("combine", "binary.keys", "-o", path)
+		if code != 1 || !strings.Contains(screen, "not printable") || strings.Contains(screen, "\x1b[2J") {
+			t.Errorf("binary secret -o %s: exit %d:\n%q", path, code, screen)
+		}
+		if code, screen := show("combine", "binary.keys", "-o", path, "-encode", "hex"); code != 0 || !strings.Contains(screen, "0001") {
+			t.Errorf("binary secret -o %s -encode hex: exit %d:\n%q", path, code, screen)
+		}
+		if code, screen := show("combine", "text.keys", "-o", path); code != 0 || !strings.Contains(screen, "a printable secret") {
+			t.Errorf("text secret -o %s: exit %d:\n%q", path, code, screen)
+		}
+	}
+}

@@ -107,12 +107,16 @@ func Read(path string) (*Manifest, error) {
 	return m, nil
 }
 
-// Parse decodes a manifest and checks it whole: its version, the form of
+// Parse decodes a manifest and checks it whole: its keys, by their exact
+// names and each once (see checkKeys), its version, the form of
 // every field, the ranges of the threshold and share numbers, that no share
 // number, file or holder is listed twice, and that it lists every share of
 // the split, at most MaxShares.
 func Parse(data []byte) (*Manifest, error) {
 	var m Manifest
+	if err := checkKeys(data); err != nil {
+		return nil, fmt.Errorf("not a manifest: %v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var raw struct {

@@ -105,6 +105,31 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
+// TestStrictKeys checks that keys are read as jq or Python read them: by
+// their exact names, each once. Go's encoding/json alone matches names
+// case-insensitively and takes the last of two, so that "THRESHOLD" would
+// override "threshold" unseen by every other reader of the file.
+func TestStrictKeys(t *testing.T) {
+	good := string(valid(3).Encode())
+	for _, tc := range []struct{ name, data, want string }{
+		{"upper case", strings.Replace(good, `"threshold": 2`, `"THRESHOLD": 2`, 1), `key "THRESHOLD" is not one of a manifest's (did you mean "threshold"?)`},
+		{"added upper case", strings.Replace(good, `"threshold": 2,`, `"threshold": 2, "THRESHOLD": 3,`, 1), `key "THRESHOLD"`},
+		{"mixed case in a share", strings.Replace(good, `"holder": "h2"`, `"Holder": "h2"`, 1), `share entry 2: key "Holder" is not one of a share entry's (did you mean "holder"?)`},
+		{"duplicate", strings.Replace(good, `"threshold": 2,`, `"threshold": 2, "threshold": 3,`, 1), `key "threshold" given twice`},
+		{"duplicate in a share", strings.Replace(good, `"holder": "h1",`, `"holder": "h1", "holder": "h9",`, 1), `share entry 1: key "holder" given twice`},
+		{"unknown", strings.Replace(good, `"threshold": 2,`, `"threshold": 2, "comment": "x",`, 1), `key "comment" is not one of a manifest's`},
+		{"unknown in a share", strings.Replace(good, `"holder": "h3",`, `"holder": "h3", "note": "x",`, 1), `share entry 3: key "note" is not one of a share entry's`},
+	} {
+		if tc.data == good {
+			t.Fatalf("%s: the edit did not apply", tc.name)
+		}
+		_, err := Parse([]byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 // More than MaxShares entries are refused as they are decoded.
 func TestTooManyShares(t *testing.T) {
 	var b bytes.Buffer

@@ -128,20 +128,29 @@ func (s *Set) Create(dest string) (io.Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	live.Lock()
-	defer live.Unlock()
-	if live.stopping {
-		return nil, ErrStopping
-	}
 	if d.stream {
 		// As cp and the shell do: no O_CREATE, no O_TRUNC, nothing
-		// renamed over it. Opening a pipe waits for its reader.
+		// renamed over it. Opening a pipe waits for its reader, for
+		// ever if none comes: it is done without live locked, so that
+		// a stop signal is handled meanwhile (and the program ends
+		// with the open pending, having written nothing).
 		f, err := os.OpenFile(dest, os.O_WRONLY, 0)
 		if err != nil {
 			return nil, fmt.Errorf("cannot write %s: %v", quote(dest), unwrap(err))
 		}
+		live.Lock()
+		defer live.Unlock()
+		if live.stopping {
+			f.Close()
+			return nil, ErrStopping
+		}
 		s.pending = append(s.pending, &file{f: f, dest: dest})
 		return f, nil
+	}
+	live.Lock()
+	defer live.Unlock()
+	if live.stopping {
+		return nil, ErrStopping
 	}
 	f, tmp, err := createTemp(filepath.Dir(d.target))
 	if err != nil {

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"compress/zlib"
 	"errors"
+	"image"
+	"image/jpeg"
+	"image/png"
 	"strings"
 	"testing"
 
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/jpegtest"
 	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
 )
 
@@ -70,7 +74,7 @@ func roundTrip(t *testing.T, share []byte) {
 // with every chunk's CRC right and the data compressed, so that the
 // mutations get past the checksums to the decoder's allocation and its
 // pixels: ReadQR must refuse what breaks the budget before decoding it,
-// and never panic.
+// never panic, and stay within its work budget (checkWork).
 func FuzzReadQR(f *testing.F) {
 	f.Add(uint32(65535), uint32(65535), byte(16), byte(6), byte(0), []byte{0, 1, 2, 3})
 	f.Add(uint32(20000), uint32(20000), byte(8), byte(0), byte(0), []byte{0, 0xff})
@@ -79,6 +83,8 @@ func FuzzReadQR(f *testing.F) {
 	if c, err := Make([]byte("correct horse"), Info{}); err == nil {
 		f.Add(uint32(0), uint32(0), byte(0), byte(0), byte(0), c.PNG) // raw: the file itself
 	}
+	// Raw too: a grid of finder patterns, candidates in every pass.
+	f.Add(uint32(0), uint32(0), byte(0), byte(0), byte(0), pngtest.FinderGrid(300, 1))
 	f.Fuzz(func(t *testing.T, w, h uint32, depth, colour, interlace byte, data []byte) {
 		var file []byte
 		if w == 0 && h == 0 {
@@ -101,6 +107,57 @@ func FuzzReadQR(f *testing.F) {
 		if w|h != 0 && uint64(w)*uint64(h) > maxPicturePixels && checkPicture(file) == nil {
 			t.Fatalf("%d×%d passed the budget", w, h)
 		}
-		ReadQR(file)
+		var s qrSearch
+		s.read(file)
+		checkWork(t, &s, file)
+	})
+}
+
+// checkWork asserts the work budget of a search: what the decoder was
+// given and what the search did are counted, not timed, so that the
+// budget holds on every machine. The passes stop once the budget is
+// spent, so the work may pass it by one pass at most.
+func checkWork(t *testing.T, s *qrSearch, data []byte) {
+	t.Helper()
+	if s.pixels > maxPicturePixels {
+		t.Fatalf("decoded %d pixels, over the budget", s.pixels)
+	}
+	if IsImage(data) && bytes.HasPrefix(data, []byte("\xff\xd8")) && s.pixels > 0 {
+		if n := jpegScans(data); n > maxJPEGScans {
+			t.Fatalf("decoded a JPEG of %d scans", n)
+		}
+		if s.pixels > maxJPEGPixelsPerByte*int64(len(data)) {
+			t.Fatalf("decoded %d pixels from %d bytes of JPEG", s.pixels, len(data))
+		}
+	}
+	onePass := int64(4*qrWorkSide*qrWorkSide) + int64(maxQRCandidates+1)*int64(maxQRCandidates+1)*int64(maxQRCandidates+1)/6 + qrCappedWork
+	if s.work > s.budget+onePass || s.budget > qrWorkPerByte*int64(len(data)) {
+		t.Fatalf("work %d, budget %d, for %d bytes", s.work, s.budget, len(data))
+	}
+	if s.mostCandidates > maxQRCandidates+1 {
+		t.Fatalf("a pass found %d candidates", s.mostCandidates)
+	}
+}
+
+// FuzzReadJPEG reads JPEGs: the seeds are baseline ones as Go writes them,
+// grey and colour, with and without a code, and progressive ones of many
+// scans, so that mutations reach the scan counter, the density check and
+// the decoder. ReadQR must never panic, and stay within its work budget.
+func FuzzReadJPEG(f *testing.F) {
+	f.Add(jpegtest.Progressive(64, 48, 12))
+	f.Add(jpegtest.Progressive(40, 40, maxJPEGScans+1))
+	var b bytes.Buffer
+	jpeg.Encode(&b, image.NewRGBA(image.Rect(0, 0, 64, 48)), nil)
+	f.Add(b.Bytes())
+	if c, err := Make([]byte("correct horse"), Info{}); err == nil {
+		img, _ := png.Decode(bytes.NewReader(c.PNG))
+		var j bytes.Buffer
+		jpeg.Encode(&j, img, &jpeg.Options{Quality: 90})
+		f.Add(j.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s qrSearch
+		s.read(data)
+		checkWork(t, &s, data)
 	})
 }

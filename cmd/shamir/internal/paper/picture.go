@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 )
 
 // MaxImageBytes bounds the files read for QR codes: a photo of a page,
@@ -23,9 +24,11 @@ const MaxImageBytes = 64 << 20
 //
 // The search for the code then works on a grey copy no more than
 // qrWorkSide pixels a side (see ReadQR), so that its cost does not grow with
-// the camera's resolution: a picture within the budget takes at most about
-// 600 MB and, on one core of a laptop, a few seconds to decode and ten or so
-// to search when it holds no code.
+// the camera's resolution, within the work budget of qr.go. A picture within
+// the budget takes at most about 750 MB (measured: a 100-megapixel
+// progressive grey JPEG, estimated at 500 MB, peaks at 721 MiB resident)
+// and, on one core, a few seconds to decode and to search when it holds no
+// code.
 const (
 	maxPicturePixels = 100_000_000
 	maxPictureMemory = 512 << 20
@@ -183,4 +186,50 @@ func luminance(img image.Image) func(x, y int) uint8 {
 		}
 	}
 	return func(x, y int) uint8 { return onWhite(img.At(x, y).RGBA()) }
+}
+
+// The cost of decoding a JPEG grows with its scans as well as its pixels:
+// each scan of a progressive JPEG is a pass over every block of the
+// picture, and a file may hold any number of them, a few bytes each (1,000
+// scans of 100 megapixels took 22 seconds). A progressive JPEG as encoders
+// write it has some 10 scans, and one with an embedded thumbnail or preview
+// a few more; libjpeg-turbo's tools likewise take a limit on scans. What
+// decodes is bounded per byte of the file, too: each block of a JPEG costs
+// at least a bit of it (two in a baseline JPEG), so that a real JPEG holds
+// at most 512 pixels a byte; one that declares more, by runs of empty
+// blocks, is made to cost. (A PNG is bounded so by its compression: some
+// 8,000 pixels a byte at most.)
+const (
+	maxJPEGScans         = 64
+	maxJPEGPixelsPerByte = 1024
+)
+
+// checkCost checks what the header alone cannot tell: the scans of a
+// JPEG, counted before it is decoded, and the pixels it declares for each
+// byte of it.
+func checkCost(data []byte) error {
+	if !bytes.HasPrefix(data, []byte("\xff\xd8\xff")) {
+		return nil
+	}
+	if n := jpegScans(data); n > maxJPEGScans {
+		return fmt.Errorf("a JPEG of more than %d scans (%d), each a pass over the whole picture (a progressive JPEG has some 10)", maxJPEGScans, n)
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("not a picture that can be read: %v", err)
+	}
+	if px := int64(cfg.Width) * int64(cfg.Height); px > maxJPEGPixelsPerByte*int64(len(data)) {
+		return fmt.Errorf("a JPEG of %d×%d pixels in %d bytes, over %d pixels a byte: not a photo", cfg.Width, cfg.Height, len(data), maxJPEGPixelsPerByte)
+	}
+	return nil
+}
+
+// jpegScans returns the number of scans the JPEG data may hold: the start
+// of scan markers (0xff 0xda) in it. Every scan a decoder reads starts with
+// one, and the entropy-coded data between them cannot hold one (an 0xff
+// there is followed by 0x00), so this is never less than the scans Go's
+// decoder reads, however it resynchronises after damage; it is more only
+// where other segments (an embedded thumbnail) hold the bytes.
+func jpegScans(data []byte) int {
+	return bytes.Count(data, []byte{0xff, 0xda})
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/jpeg" // combine reads photographs of the codes
 	"image/png"
+	"maps"
 	"slices"
 	"strings"
 
@@ -107,6 +107,49 @@ func IsImage(head []byte) bool {
 // ErrNoQR is a picture in which no QR code could be read.
 var ErrNoQR = errors.New("no QR code found in the picture")
 
+// The work budget of the search for a code, counted, not timed, so that a
+// picture costs the same on every machine and under every load.
+//
+// ZXing's detector collects the candidate corners of codes (finder
+// patterns) in a pass over the picture, then tries every triple of them: a
+// picture tiled with finder patterns, a few kilobytes of PNG, would have it
+// try billions. One pass may therefore find at most maxQRCandidates; a pass
+// that finds more is stopped before it tries any triple. A photo of speckled
+// paper has some 300 in the picture as it is and fewer once cleaned up, so
+// the search goes on, but a stopped pass is charged qrCappedWork: a picture
+// of nothing but candidates gets a few passes.
+//
+// Each pass is charged its pixels and the triples it may try, each
+// cleaning up of the picture (a median filter, a quarter turn) its pixels,
+// and no pass starts once the budget is spent: qrWorkBudget, some 70
+// passes over a picture of qrWorkSide² pixels, which is what the slowest
+// search, of a picture that holds no code, takes; and no more than
+// qrWorkPerByte for each byte of the file. A photo has some 10 pixels a byte, a code split
+// writes some 100: the budget of either is the whole search. A picture made
+// to cost, a few kilobytes of stripes whose every row reads as finder
+// patterns, decodes to millions of pixels and gets some passes only.
+const (
+	maxQRCandidates = 400
+	qrWorkBudget    = 72 * qrWorkSide * qrWorkSide
+	qrCappedWork    = qrWorkBudget / 8
+	qrWorkPerByte   = 5_000
+)
+
+// errTooManyCandidates stops a pass of the detector that found more than
+// maxQRCandidates candidates: it is thrown from the detector's callback,
+// the one way to stop it from outside.
+var errTooManyCandidates = errors.New("over the cap of candidate finder patterns")
+
+// A qrSearch is the search of one picture, with the work it has done.
+type qrSearch struct {
+	budget         int64 // the work it may do
+	work           int64 // pixels looked at and triples tried
+	passes         int   // passes of the detector run
+	mostCandidates int   // the most candidates a pass found
+	pixels         int64 // the pixels of the picture decoded
+	givenUp        bool  // the budget is spent: the picture is not searched further
+}
+
 // ReadQR returns the text of the QR code in the PNG or JPEG data, within
 // the budget above. It tries the picture as it is, then in ZXing's slower,
 // more thorough mode, then cleaned up in several ways. A picture larger
@@ -114,7 +157,16 @@ var ErrNoQR = errors.New("no QR code found in the picture")
 // size (a code photographed from afar needs its pixels), then scaled down
 // once, and the slower passes run on the small copy.
 func ReadQR(data []byte) (string, error) {
+	var s qrSearch
+	return s.read(data)
+}
+
+func (s *qrSearch) read(data []byte) (string, error) {
+	s.budget = min(qrWorkBudget, qrWorkPerByte*int64(len(data)))
 	if err := checkPicture(data); err != nil {
+		return "", err
+	}
+	if err := checkCost(data); err != nil {
 		return "", err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
@@ -122,56 +174,66 @@ func ReadQR(data []byte) (string, error) {
 		return "", fmt.Errorf("not a picture that can be read: %v", err)
 	}
 	b := img.Bounds()
+	s.pixels = int64(b.Dx()) * int64(b.Dy())
 	if max(b.Dx(), b.Dy()) <= qrWorkSide {
-		if text, err := findQR(img); err == nil {
-			return text, nil
+		if text, err := s.findQR(img); err == nil || s.givenUp {
+			return text, err
 		}
-		return searchGray(grayDown(img, qrWorkSide))
+		return s.searchGray(grayDown(img, qrWorkSide))
 	}
 	big := grayDown(img, 2*qrWorkSide)
 	img = nil // let the collector have the decoded picture
-	if text, err := findQRFast(big); err == nil {
-		return text, nil
+	if text, err := s.findQRFast(big); err == nil || s.givenUp {
+		return text, err
 	}
-	return searchGray(grayDown(big, qrWorkSide))
+	return s.searchGray(grayDown(big, qrWorkSide))
 }
 
 // searchGray runs the slower passes of ReadQR on g.
-func searchGray(g *image.Gray) (string, error) {
-	if text, err := findQR(g); err == nil {
-		return text, nil
+func (s *qrSearch) searchGray(g *image.Gray) (string, error) {
+	if text, err := s.findQR(g); err == nil || s.givenUp {
+		return text, err
 	}
 	// ZXing's finder counts runs of dark and light pixels along rows, which
 	// speckles (dust, sensor noise, JPEG blocks) break up; a median filter
 	// removes them and keeps the modules' edges.
+	if !s.afford(g) {
+		return "", ErrNoQR
+	}
 	clean := median3(g)
-	if text, err := findQR(clean); err == nil {
-		return text, nil
+	if text, err := s.findQR(clean); err == nil || s.givenUp {
+		return text, err
 	}
 	// At another resolution the detector samples the modules at other
 	// pixels, which gets past a misjudged finder pattern.
-	if text, err := findQR(half(clean)); err == nil {
-		return text, nil
+	if text, err := s.findQR(half(clean)); err == nil || s.givenUp {
+		return text, err
 	}
 	// Speckles that survive one median filter rarely survive two, and a
 	// picture reduced to black and white, at the midpoint of its darkest
 	// and lightest grey, leaves the binarizers nothing to misjudge.
+	if !s.afford(clean) {
+		return "", ErrNoQR
+	}
 	cleaner := median3(clean)
-	if text, err := findQR(cleaner); err == nil {
-		return text, nil
+	if text, err := s.findQR(cleaner); err == nil || s.givenUp {
+		return text, err
 	}
 	bw := blackWhite(cleaner)
-	if text, err := findQR(bw); err == nil {
-		return text, nil
+	if text, err := s.findQR(bw); err == nil || s.givenUp {
+		return text, err
 	}
 	// ZXing's detector should not care which way up a code is, but now
 	// and then it misjudges a finder pattern that it reads right in
 	// another orientation: turn the picture a quarter at a time.
 	for _, g := range []*image.Gray{clean, bw} {
 		for range 3 {
+			if !s.afford(g) {
+				return "", ErrNoQR
+			}
 			g = quarterTurn(g)
-			if text, err := findQR(g); err == nil {
-				return text, nil
+			if text, err := s.findQR(g); err == nil || s.givenUp {
+				return text, err
 			}
 		}
 	}
@@ -221,43 +283,88 @@ func half(g *image.Gray) *image.Gray {
 	return out
 }
 
-// findQRFast is findQR's first, quickest pass alone.
-func findQRFast(img image.Image) (string, error) {
-	bmp, err := gozxing.NewBinaryBitmap(gozxing.NewHybridBinarizer(gozxing.NewLuminanceSourceFromImage(img)))
-	if err != nil {
-		return "", ErrNoQR
+// afford charges the budget for a pass of the cleaning up over img (a
+// median filter, a quarter turn), and reports whether it was left.
+func (s *qrSearch) afford(img image.Image) bool {
+	b := img.Bounds()
+	px := int64(b.Dx()) * int64(b.Dy())
+	if s.givenUp || s.work+px > s.budget {
+		s.givenUp = true
+		return false
 	}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		return "", ErrNoQR
-	}
-	return res.GetText(), nil
+	s.work += px
+	return true
 }
 
-// findQR looks for a QR code in img.
-func findQR(img image.Image) (string, error) {
+// findQRFast is findQR's first, quickest pass alone.
+func (s *qrSearch) findQRFast(img image.Image) (string, error) {
+	return s.pass(img, gozxing.NewHybridBinarizer, nil)
+}
+
+// findQR looks for a QR code in img. (ZXing's hint ALSO_INVERTED is not
+// tried: its QR reader ignores it.)
+func (s *qrSearch) findQR(img image.Image) (string, error) {
 	for _, hints := range []map[gozxing.DecodeHintType]any{
 		nil,
 		{gozxing.DecodeHintType_TRY_HARDER: true},
-		{gozxing.DecodeHintType_TRY_HARDER: true, gozxing.DecodeHintType_ALSO_INVERTED: true},
 		// A code as it was made (a PNG written by split, a screenshot):
 		// its modules are read straight off the grid, which finds codes
 		// whose finder patterns the general detector misjudges.
 		{gozxing.DecodeHintType_PURE_BARCODE: true},
 	} {
 		for _, binarize := range []func(gozxing.LuminanceSource) gozxing.Binarizer{gozxing.NewHybridBinarizer, gozxing.NewGlobalHistgramBinarizer} {
-			src := gozxing.NewLuminanceSourceFromImage(img)
-			bmp, err := gozxing.NewBinaryBitmap(binarize(src))
-			if err != nil {
-				continue
-			}
-			res, err := qrcode.NewQRCodeReader().Decode(bmp, hints)
-			if err == nil {
-				return res.GetText(), nil
+			if text, err := s.pass(img, binarize, hints); err == nil || s.givenUp {
+				return text, err
 			}
 		}
 	}
 	return "", ErrNoQR
+}
+
+// pass runs one pass of the detector and decoder on img, within the work
+// budget: none once it is spent, and one that finds more than
+// maxQRCandidates candidates is stopped.
+func (s *qrSearch) pass(img image.Image, binarize func(gozxing.LuminanceSource) gozxing.Binarizer, hints map[gozxing.DecodeHintType]any) (text string, err error) {
+	b := img.Bounds()
+	px := int64(b.Dx()) * int64(b.Dy())
+	if s.givenUp || s.work+px > s.budget {
+		s.givenUp = true
+		return "", ErrNoQR
+	}
+	s.passes++
+	candidates := 0
+	defer func() {
+		s.mostCandidates = max(s.mostCandidates, candidates)
+		n := int64(candidates)
+		s.work += px + n*n*n/6
+		if r := recover(); r != nil {
+			if r != errTooManyCandidates {
+				panic(r)
+			}
+			s.work += qrCappedWork
+			text, err = "", ErrNoQR
+		}
+	}()
+	h := map[gozxing.DecodeHintType]any{
+		// Called for each new candidate, where the count can stop the
+		// pass before the detector tries its triples.
+		gozxing.DecodeHintType_NEED_RESULT_POINT_CALLBACK: gozxing.ResultPointCallback(func(gozxing.ResultPoint) {
+			candidates++
+			if candidates > maxQRCandidates {
+				panic(errTooManyCandidates)
+			}
+		}),
+	}
+	maps.Copy(h, hints)
+	bmp, err := gozxing.NewBinaryBitmap(binarize(gozxing.NewLuminanceSourceFromImage(img)))
+	if err != nil {
+		return "", ErrNoQR
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, h)
+	if err != nil {
+		return "", ErrNoQR
+	}
+	return res.GetText(), nil
 }
 
 // median3 returns img in grey, each pixel the median of its 3×3

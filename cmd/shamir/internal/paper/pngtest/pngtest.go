@@ -73,3 +73,55 @@ func Interlaced(file []byte) []byte {
 	out := Chunk(append([]byte(nil), file[:8]...), "IHDR", append(ihdr, 1))
 	return append(out, file[33:]...)
 }
+
+// FinderGrid returns a black-and-white PNG of side×side pixels tiled with
+// QR finder patterns (a dark ring, a light ring, a dark 3×3 centre, and a
+// light module between patterns) of module pixels a module: to a QR
+// detector, a picture of nothing but candidate corners of codes. It is
+// made a row at a time, 1 bit a pixel, so that making it takes no memory
+// to speak of (a test that measures the memory of the commands it runs
+// would count the test's own).
+func FinderGrid(side, module int) []byte {
+	period := 8 * module
+	return bilevel(side, func(x, y int) bool {
+		mx, my := (x%period)/module, (y%period)/module
+		if mx == 7 || my == 7 {
+			return false // the light gap between patterns
+		}
+		ring := max(abs(mx-3), abs(my-3)) // 3: outer ring, 2: light, 0–1: centre
+		return ring != 2
+	})
+}
+
+// FinderStripes returns a black-and-white PNG of side×side pixels of
+// vertical stripes whose every row reads, across, as finder patterns
+// (dark, light, dark ×3, light, dark, and a light gap), module pixels a
+// module: each row is all candidates, none of which checks out down its
+// column.
+func FinderStripes(side, module int) []byte {
+	row := []bool{true, false, true, true, true, false, true, false}
+	return bilevel(side, func(x, y int) bool { return row[(x/module)%len(row)] })
+}
+
+// bilevel returns a PNG of side×side pixels, 1 bit each, black where dark
+// says, made a row at a time.
+func bilevel(side int, dark func(x, y int) bool) []byte {
+	b := Header(uint32(side), uint32(side), 1, 0) // 1-bit grey: 0 is black
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	row := make([]byte, 1+(side+7)/8)
+	for y := range side {
+		clear(row)
+		for x := range side {
+			if !dark(x, y) {
+				row[1+x/8] |= 0x80 >> (x % 8)
+			}
+		}
+		zw.Write(row)
+	}
+	zw.Close()
+	b = Chunk(b, "IDAT", z.Bytes())
+	return Chunk(b, "IEND", nil)
+}
+
+func abs(x int) int { return max(x, -x) }

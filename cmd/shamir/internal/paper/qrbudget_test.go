@@ -1,0 +1,109 @@
+package paper
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/jpegtest"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper/pngtest"
+)
+
+// TestQRFinderGrid reads pictures tiled with QR finder patterns, up to
+// 17 KB: ZXing's detector tries every triple of the candidate corners it
+// finds, which made 1.7 KB of them cost 10 s and 17 KB hours. Each must be
+// given up within the candidate cap and under a second of CPU.
+func TestQRFinderGrid(t *testing.T) {
+	for _, tc := range []struct {
+		side, module int
+		stripes      bool
+	}{{1000, 1, false}, {1000, 2, false}, {2000, 1, false}, {2000, 2, false}, {4000, 2, false}, {5300, 2, false},
+		{2000, 1, true}, {2000, 2, true}, {4000, 1, true}} {
+		if testing.Short() && tc.side > 2000 {
+			continue // the race detector's run (test.sh): the small ones will do
+		}
+		data := pngtest.FinderGrid(tc.side, tc.module)
+		if tc.stripes {
+			data = pngtest.FinderStripes(tc.side, tc.module)
+		}
+		if len(data) > 20<<10 {
+			t.Fatalf("%d px, module %d: %d bytes", tc.side, tc.module, len(data))
+		}
+		var s qrSearch
+		cpu := cpuTime()
+		start := time.Now()
+		_, err := s.read(data)
+		used, wall := cpuTime()-cpu, time.Since(start)
+		t.Logf("stripes %v, %d×%d px, module %d px, %d bytes: %v (%v CPU, %v wall, %d passes, at most %d candidates)",
+			tc.stripes, tc.side, tc.side, tc.module, len(data), err, used, wall, s.passes, s.mostCandidates)
+		if !errors.Is(err, ErrNoQR) {
+			t.Errorf("got %v, want ErrNoQR", err)
+		}
+		if s.mostCandidates > maxQRCandidates+1 { // +1: the one that stops the pass
+			t.Errorf("%d candidates, over the cap of %d", s.mostCandidates, maxQRCandidates)
+		}
+		// Under -short (test.sh runs the race detector with it, some
+		// ten times slower), the CPU time is logged, not checked: the
+		// work counted is.
+		if cpuTime() > 0 && used > time.Second && !testing.Short() {
+			t.Errorf("%v of CPU, over a second", used)
+		}
+	}
+}
+
+// TestJPEGScans reads progressive JPEGs of many scans: each scan costs a
+// pass over every block, so that 1,000 scans of a picture within the
+// pixel budget, 142 KB, took 22 seconds. The scans are counted before
+// anything is decoded, and a JPEG of more than maxJPEGScans is refused.
+func TestJPEGScans(t *testing.T) {
+	for _, size := range []int{8, 100, 1000} {
+		if _, _, err := image.Decode(bytes.NewReader(jpegtest.Progressive(size, size, 12))); err != nil {
+			t.Fatalf("jpegtest.Progressive(%d, %d, 12) does not decode: %v", size, size, err)
+		}
+	}
+	for _, scans := range []int{10, maxJPEGScans, maxJPEGScans + 1, 1000} {
+		data := jpegtest.Progressive(4000, 4000, scans)
+		if n := jpegScans(data); n < scans {
+			t.Errorf("%d scans counted as %d", scans, n)
+		}
+		cpu := cpuTime()
+		err := checkCost(data)
+		t.Logf("%d scans, %d bytes: %v (%v CPU)", scans, len(data), err, cpuTime()-cpu)
+		if (err == nil) != (scans <= maxJPEGScans) {
+			t.Errorf("%d scans: %v", scans, err)
+		}
+		if scans > maxJPEGScans {
+			cpu := cpuTime()
+			_, err := ReadQR(data)
+			if used := cpuTime() - cpu; err == nil || !strings.Contains(err.Error(), "scans") || used > time.Second && !testing.Short() {
+				t.Errorf("ReadQR of %d scans: %v, %v of CPU", scans, err, used)
+			}
+		}
+	}
+}
+
+// TestPictureDensity refuses a JPEG that declares more pixels than its
+// bytes can hold: every block of a JPEG costs at least a bit of its file
+// (2 in a baseline one), and one that does not is made to cost.
+func TestPictureDensity(t *testing.T) {
+	if err := checkCost(jpegtest.Progressive(4000, 4000, 1)); err != nil {
+		t.Errorf("a progressive JPEG of one bit a block: %v", err)
+	}
+	// The DC scan, one bit a block, left out: end-of-band runs alone.
+	data := jpegtest.Progressive(10000, 10000, 2)
+	sos := bytes.Index(data, []byte{0xff, 0xda})
+	next := bytes.Index(data[sos+2:], []byte{0xff, 0xda}) + sos + 2
+	data = append(data[:sos:sos], data[next:]...)
+	if !testing.Short() { // 100 megapixels: not under the race detector
+		if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+			t.Fatalf("the JPEG without its DC scan does not decode: %v", err)
+		}
+	}
+	err := checkCost(data)
+	if err == nil || !strings.Contains(err.Error(), "pixels a byte") {
+		t.Errorf("%d bytes of 10000×10000 pixels: %v", len(data), err)
+	}
+}

@@ -31,6 +31,8 @@ import (
 type Set struct {
 	force   bool
 	replace bool          // ReplaceInPlace: the destinations are the files read
+	journal string        // Journal: the command whose change the commit is (see journal.go)
+	check   func() error  // BeforeCommit
 	inputs  []os.FileInfo // destinations refused
 	pending []*file       // created, not yet committed
 	placed  []*file       // moved into place by a commit not yet finished
@@ -79,10 +81,16 @@ func New(force bool) *Set {
 func (s *Set) Refuse(files []os.FileInfo) { s.inputs = append(s.inputs, files...) }
 
 // ReplaceInPlace makes the set replace files that exist, as refresh does
-// to the share files it reads, keeping each old file until the new ones are
-// all written, and then all renamed in one short step (see Commit). A run
-// stopped in that step, as by a power cut, is told by Interrupted.
-func (s *Set) ReplaceInPlace() { s.force, s.replace = true, true }
+// to the share files it reads, keeping each old file untouched until the
+// new ones are all written, and then committing them with a journal (see
+// Journal). A run stopped in the commit, as by a power cut, is told by
+// Interrupted and finished or undone by Resume.
+func (s *Set) ReplaceInPlace() {
+	s.force, s.replace = true, true
+	if s.journal == "" {
+		s.journal = "change"
+	}
+}
 
 // MkdirAll makes the folder dir and any of its parents that are missing,
 // with mode 0700, and remembers those it made, for Abort to remove.
@@ -178,6 +186,7 @@ func (s *Set) Commit() error {
 		// name pointing at a file whose data never reached the disk. A
 		// pipe or a device need not, and many cannot.
 		if p.tmp != "" {
+			step("sync", p.tmp)
 			if e := p.f.Sync(); e != nil && err == nil {
 				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
 			}
@@ -186,10 +195,17 @@ func (s *Set) Commit() error {
 			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
 		}
 	}
-	if err == nil && s.replace {
-		err = s.replaceAll()
+	if err == nil && s.journal != "" {
+		err = s.commitJournal()
 	} else if err == nil {
 		err = s.placeAll()
+	}
+	var ce *committedError
+	if errors.As(err, &ce) {
+		// Past the commit point, the new files are kept for Resume.
+		s.pending, s.placed, s.dirs = nil, nil, nil
+		delete(live.sets, s)
+		return err
 	}
 	if err != nil {
 		s.abortLocked()
@@ -281,8 +297,8 @@ func (s *Set) abortLocked() bool {
 			had = true
 		}
 	}
-	if !s.replace {
-		// replaceAll has put back what it replaced.
+	if s.journal == "" {
+		// A journal's commit moves nothing before its commit point.
 		for _, p := range s.placed {
 			os.Remove(p.target)
 		}

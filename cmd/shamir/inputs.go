@@ -71,6 +71,7 @@ type shareSet struct {
 	thresholdFrom string
 
 	seen []os.FileInfo // the files added, to add each once
+	read []readFile    // the files added, for a change to check before its commit
 
 	classifier
 }
@@ -106,7 +107,7 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 			break
 		}
 	}
-	errs = append(errs, interrupted(args)...)
+	errs = append(errs, interrupted(append(args, set.linkedFolders()...))...)
 	if len(values) > 0 {
 		for i, v := range values {
 			set.text = append(set.text, textShare{where: fmt.Sprintf("-share %d", i+1), token: strings.TrimSpace(v)})
@@ -154,6 +155,19 @@ func interrupted(args []string) []error {
 	return errs
 }
 
+// linkedFolders returns the folders that the share files which are
+// symbolic links point into: a change there, stopped halfway, concerns
+// them too.
+func (set *shareSet) linkedFolders() []string {
+	var dirs []string
+	for _, r := range set.read {
+		if t, err := filepath.EvalSymlinks(r.path); err == nil && filepath.Dir(t) != filepath.Dir(r.path) {
+			dirs = append(dirs, filepath.Dir(t))
+		}
+	}
+	return dirs
+}
+
 // leftover is why a file an interrupted run left is ignored.
 const leftover = "left by a run of shamir that was stopped without cleaning up (killed, or a power cut): not a share; remove it"
 
@@ -191,6 +205,9 @@ func (set *shareSet) addFolder(dir string) error {
 		path := filepath.Join(dir, e.Name())
 		if e.IsDir() {
 			continue
+		}
+		if outfile.IsLockInfo(e.Name()) {
+			continue // says who is changing the folder: not a share
 		}
 		if outfile.IsLeftover(e.Name()) {
 			set.ignored = append(set.ignored, problem{quote(path), leftover})
@@ -262,6 +279,7 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 		}
 	}
 	set.seen = append(set.seen, fi)
+	set.read = append(set.read, readFile{path, fi})
 	if outfile.IsLeftover(path) {
 		set.ignored = append(set.ignored, problem{quote(path), leftover})
 		return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,10 @@ type lifecycle struct {
 	name    string    // -name: the NAME of new SSMS share files (recreate, extend, reshare)
 
 	t threshold // the threshold of the shares given
+
+	// tx is the run's transaction (transaction.go): its locks, the files
+	// it read, and every file it writes, committed once.
+	tx *change
 
 	// -manifest (lifecycle_manifest.go): its path, the manifest read, and
 	// the new shares written, for the manifest that replaces it.
@@ -164,9 +169,17 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := c.check(lc); err != nil {
 		return err
 	}
+	// One writer at a time: the folders read and written are locked
+	// before anything is read.
+	lc.tx = newChange(c.name, lc.force)
+	defer lc.tx.abort()
+	if err := lc.tx.lock(append(slices.Clone(args), lc.out, lc.manifestPath)...); err != nil {
+		return err
+	}
 	if err := lc.readLifecycleManifest(); err != nil {
 		return err
 	}
+	lc.tx.readAt(lc.manifestPath)
 	// -o is the file for Vault-format shares and the folder for SSMS share
 	// files; which, the inputs tell. Unless it is a folder, it is checked
 	// as a file before they are read.
@@ -181,6 +194,9 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 		return err
 	}
 	defer set.close()
+	if err := lc.tx.readShares(set); err != nil {
+		return err
+	}
 	ssms, err := lc.rf.format(set, c.name)
 	if err != nil {
 		return err
@@ -189,7 +205,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 		if err := c.ssms(lc, set); err != nil {
 			return err
 		}
-		return lc.updateManifest()
+		if err := lc.updateManifest(); err != nil {
+			return err
+		}
+		return lc.tx.commit()
 	}
 	if err := checkPlainFlags(lc); err != nil {
 		return err
@@ -200,7 +219,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := lc.plain(set, out); err != nil {
 		return err
 	}
-	return lc.updateManifest()
+	if err := lc.updateManifest(); err != nil {
+		return err
+	}
+	return lc.tx.commit()
 }
 
 // plain runs the command on Vault-format shares: it decodes and checks
@@ -247,7 +269,7 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	if enc == "" {
 		enc = encodingOf(good)
 	}
-	if err := out.write(shares, enc); err != nil {
+	if err := out.write(lc.tx.files, shares, enc); err != nil {
 		return err
 	}
 	lc.newShares, lc.newEnc = shares, enc
@@ -315,19 +337,15 @@ func checkShareOutput(out string, force bool) (*shareOutput, error) {
 	return &shareOutput{path: out, force: force, dest: quote(out)}, nil
 }
 
-// write writes the shares one per line, in enc.
-func (o *shareOutput) write(shares [][]byte, enc string) error {
+// write writes the shares one per line, in enc: into the file of set,
+// which the caller commits, or to stdout.
+func (o *shareOutput) write(set *outfile.Set, shares [][]byte, enc string) error {
 	if o.path != "" {
-		set := outfile.New(o.force)
-		defer set.Abort()
 		f, err := set.Create(o.path)
 		if err != nil {
 			return err
 		}
-		if err := writeLines(&destWriter{f, o.path}, shares, enc); err != nil {
-			return err
-		}
-		return set.Commit()
+		return writeLines(&destWriter{f, o.path}, shares, enc)
 	}
 	if err := writeLines(os.Stdout, shares, enc); err != nil {
 		return fmt.Errorf("writing to stdout: %v", unwrapPath(err))

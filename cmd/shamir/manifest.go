@@ -31,6 +31,11 @@ import (
 
 // readManifest reads and checks the manifest at path (manifest.Read).
 func readManifest(path string) (*manifest.Manifest, error) {
+	// A change stopped halfway in its folder: the manifest may not go
+	// with the shares beside it until it is finished or undone.
+	if err := outfile.Interrupted(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
 	m, err := manifest.Read(path)
 	if err != nil {
 		return nil, fileError(err)
@@ -126,6 +131,7 @@ func manifestInputs(path string, args []string) (files []string, ignored []probl
 	add := func(f string, fi os.FileInfo) {
 		switch {
 		case mfi != nil && os.SameFile(fi, mfi):
+		case outfile.IsLockInfo(f):
 		case outfile.IsLeftover(f):
 			ignored = append(ignored, problem{quote(f), leftover})
 		default:

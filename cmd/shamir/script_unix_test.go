@@ -26,16 +26,19 @@ func init() {
 }
 
 // powercutMain is the program powercut: "powercut N shamir ARGS..." runs
-// shamir ARGS, killed (SIGKILL, which nothing can catch) once a replacement
-// in place has renamed N files, as a power cut would stop it.
+// shamir ARGS, killed (SIGKILL, which nothing can catch) before the Nth
+// step of a commit with a journal that changes the disk (a sync, a write,
+// a rename, a removal: outfile.TestHookStep), as a power cut would stop
+// it. It exits 0 if the run ends before its Nth step.
 func powercutMain() {
 	n, err := strconv.Atoi(os.Args[1])
 	if len(os.Args) < 3 || os.Args[2] != "shamir" || err != nil {
 		fmt.Fprintln(os.Stderr, "usage: powercut N shamir [ARGS...]")
 		os.Exit(2)
 	}
-	outfile.TestHookRenamed = func(done int) {
-		if done == n {
+	k := 0
+	outfile.TestHookStep = func(op, path string) {
+		if k++; k == n {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}

@@ -145,7 +145,7 @@ func (s *Set) commitJournal() error {
 	}
 	if !s.force {
 		for _, f := range s.pending {
-			if _, err := os.Lstat(f.target); f.tmp != "" && err == nil {
+			if _, err := os.Lstat(f.target); f.tmp != "" && !f.replace && err == nil {
 				return existsError(f.dest)
 			}
 		}

@@ -59,9 +59,9 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 var locks struct {
 	sync.Mutex
-	command string               // the command that holds them, for lockInfo
-	held    map[string]*os.File  // by the folder's resolved path
-	info    map[string]string    // the lockInfo files written
+	command string              // the command that holds them, for lockInfo
+	held    map[string]*os.File // by the folder's resolved path
+	info    map[string]string   // the lockInfo files written
 }
 
 // lockKey is the name a folder's lock is kept under: its path with every

@@ -47,7 +47,7 @@ type file struct {
 	// (dest, or the file a symbolic link dest points to); both are ""
 	// for a device or a pipe, written into as it is.
 	tmp, target string
-	old         string // ReplaceInPlace: the name the old file is kept under
+	replace     bool   // CreateReplacing: may replace the file at dest
 }
 
 // live holds the sets not yet committed or aborted, for the signal handler
@@ -131,8 +131,15 @@ func (s *Set) MkdirAll(dir string) error {
 // A destination that cannot be written is refused at once, before any work
 // is done; Commit checks again, atomically, that no file has appeared at a
 // new destination meanwhile.
-func (s *Set) Create(dest string) (io.Writer, error) {
-	d, err := examine(dest, s.force || s.replace, s.inputs)
+func (s *Set) Create(dest string) (io.Writer, error) { return s.create(dest, false) }
+
+// CreateReplacing is Create for a file that may replace the one at dest,
+// with or without force: the manifest a lifecycle command rewrites in the
+// same commit as the new shares it makes.
+func (s *Set) CreateReplacing(dest string) (io.Writer, error) { return s.create(dest, true) }
+
+func (s *Set) create(dest string, replace bool) (io.Writer, error) {
+	d, err := examine(dest, s.force || s.replace || replace, s.inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +165,7 @@ func (s *Set) Create(dest string) (io.Writer, error) {
 		}
 		return nil, fmt.Errorf("cannot create %s: %v", quote(dest), unwrap(err))
 	}
-	s.pending = append(s.pending, &file{f: f, dest: dest, tmp: tmp, target: d.target})
+	s.pending = append(s.pending, &file{f: f, dest: dest, tmp: tmp, target: d.target, replace: replace})
 	return f, nil
 }
 

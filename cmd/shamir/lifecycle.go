@@ -275,7 +275,7 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	lc.newShares, lc.newEnc = shares, enc
 	if !lc.rf.quiet {
 		for _, line := range c.summary(lc, shares, enc, out.dest) {
-			sayf(os.Stderr, "%s", line)
+			lc.sayAfter("%s", line)
 		}
 	}
 	return nil

@@ -80,7 +80,7 @@ func (lc *lifecycle) updateManifest() error {
 		return err
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "updated %s: %s of split %s, any %d of which recover the secret", quote(lc.manifestPath),
+		lc.sayAfter("updated %s: %s of split %s, any %d of which recover the secret", quote(lc.manifestPath),
 			count(len(m.Shares), "share"), m.SplitID, m.Threshold)
 	}
 	return nil

@@ -288,7 +288,7 @@ func newSSMSShares(lc *lifecycle, set *shareSet, nums []int) error {
 		return err
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "wrote %s: %s", count(len(paths), "share file"), quotes(paths))
+		lc.sayAfter("wrote %s: %s", count(len(paths), "share file"), quotes(paths))
 	}
 	return nil
 }
@@ -392,9 +392,9 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 	lc.written = paths
 	if !lc.rf.quiet {
 		inPlace := lc.out == ""
-		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
+		lc.sayAfter("refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
 			count(len(paths), "share file"), pick(inPlace, " in place", " into "+quote(lc.out)))
-		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
+		lc.sayAfter("destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
 	}
 	return nil
 }
@@ -472,9 +472,9 @@ func reshareSSMS(lc *lifecycle, set *shareSet) error {
 		return err
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "wrote %d shares of a new split, %s to %s; any %d recover the secret",
+		lc.sayAfter("wrote %d shares of a new split, %s to %s; any %d recover the secret",
 			lc.parts, quote(paths[0]), quote(paths[len(paths)-1]), lc.newT)
-		sayf(os.Stderr, "destroy the old shares: together they still recover the secret")
+		lc.sayAfter("destroy the old shares: together they still recover the secret")
 	}
 	return nil
 }

@@ -41,8 +41,11 @@ package main
 //	age-plugin-testpin (a program on $PATH: plugin_test.go)
 //		an age plugin standing for a hardware token with a PIN
 //	powercut N shamir [ARGS...] (a program on $PATH)
-//		run shamir, killed with SIGKILL once a replacement in place has
-//		renamed N files, as a power cut would stop it
+//		run shamir, killed with SIGKILL before the Nth step of its commit
+//		(a sync, write, rename or removal), as a power cut would stop it
+//	pauseat N FILE shamir [ARGS...] (a program on $PATH)
+//		run shamir, paused before the Nth step of its commit until FILE,
+//		which it creates then, is removed
 //
 // and the conditions [purego], true when the command was built with -tags
 // purego (which FIPS 140-3 mode refuses), and [missing:PROG], true when PROG is not on $PATH, for

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,6 +24,35 @@ var signalsByName = map[string]os.Signal{
 func init() {
 	helperCmds["limitfsize"] = limitFsizeMain
 	helperCmds["powercut"] = powercutMain
+	helperCmds["pauseat"] = pauseatMain
+}
+
+// pauseatMain is the program pauseat: "pauseat N FILE shamir ARGS..." runs
+// shamir ARGS, paused before the Nth step of its commit (as powercut
+// counts them) until FILE, which it creates there, is removed: a run that
+// holds its locks, and has read everything, for another to meet.
+func pauseatMain() {
+	n, err := strconv.Atoi(os.Args[1])
+	if len(os.Args) < 4 || os.Args[3] != "shamir" || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: pauseat N FILE shamir [ARGS...]")
+		os.Exit(2)
+	}
+	file := os.Args[2]
+	k := 0
+	outfile.TestHookStep = func(op, path string) {
+		if k++; k != n {
+			return
+		}
+		os.WriteFile(file, nil, 0o600)
+		for {
+			if _, err := os.Stat(file); err != nil {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	os.Args = os.Args[3:]
+	main()
 }
 
 // powercutMain is the program powercut: "powercut N shamir ARGS..." runs

@@ -30,6 +30,7 @@ type change struct {
 	command string
 	files   *outfile.Set
 	read    []readFile
+	after   []string // what was written, said once it is
 }
 
 // A readFile is a file a run read, as it was when it read it.
@@ -74,7 +75,7 @@ func (c *change) lock(paths ...string) error {
 			return err
 		}
 		if err := outfile.Interrupted(d); err != nil {
-			return withHints(err, "then run "+c.command+" again")
+			return err
 		}
 	}
 	return nil
@@ -128,8 +129,24 @@ func (c *change) unchanged() error {
 	return nil
 }
 
-// commit commits every file of the run, shares and manifest, as one.
-func (c *change) commit() error { return c.files.Commit() }
+// commit commits every file of the run, shares and manifest, as one, and
+// then, only then, says what was written.
+func (c *change) commit() error {
+	if err := c.files.Commit(); err != nil {
+		return err
+	}
+	for _, line := range c.after {
+		sayf(os.Stderr, "%s", line)
+	}
+	return nil
+}
 
 // abort removes every file the run wrote, before its commit.
 func (c *change) abort() { c.files.Abort() }
+
+// sayAfter says, once the run's files are committed, what was written: a
+// summary printed before the commit point would be false if the commit
+// were refused.
+func (lc *lifecycle) sayAfter(format string, args ...any) {
+	lc.tx.after = append(lc.tx.after, fmt.Sprintf(format, args...))
+}

@@ -427,7 +427,7 @@ func (p *plan) files(finished bool) string {
 	var fs []string
 	for i, dir := range p.folders {
 		for _, r := range p.renames[i] {
-			fs = append(fs, quote(filepath.Join(dir, r.dest)))
+			fs = append(fs, quote(display(filepath.Join(dir, r.dest))))
 		}
 	}
 	return strings.Join(fs, ", ") + pick(finished, " are new", " are as they were")

@@ -47,7 +47,7 @@ type file struct {
 	// (dest, or the file a symbolic link dest points to); both are ""
 	// for a device or a pipe, written into as it is.
 	tmp, target string
-	replace     bool   // CreateReplacing: may replace the file at dest
+	replace     bool // CreateReplacing: may replace the file at dest
 }
 
 // live holds the sets not yet committed or aborted, for the signal handler

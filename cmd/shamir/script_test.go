@@ -34,6 +34,9 @@ package main
 //		write an outsider's shares of SECRET, any T of them, one per OUT,
 //		under the split ID and generation of the share GENUINE, with
 //		every CRC right: only the split's key tells them apart
+//	setgen SHARE GEN OUT (script_forge_test.go)
+//		write a copy of SHARE with its generation set to GEN and its
+//		header CRC recomputed, as an outsider can without any key
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
 //	tty [PROMPT ANSWER]... -- PROG [ARGS...] (Linux: script_linux_test.go)
@@ -129,6 +132,7 @@ func TestScripts(t *testing.T) {
 		"splitid":   cmdSplitID,
 		"mkpng":     cmdMkpng,
 		"forge":     cmdForge,
+		"setgen":    cmdSetgen,
 	}
 	for name, f := range extraScriptCmds {
 		cmds[name] = f

@@ -107,7 +107,11 @@ func gatherShares(args, values []string, decode string, ids []age.Identity) (*sh
 			break
 		}
 	}
-	errs = append(errs, interrupted(append(args, set.linkedFolders()...))...)
+	linked := set.linkedFolders()
+	errs = append(errs, interrupted(append(args, linked...))...)
+	for _, d := range linked {
+		set.ignored = append(set.ignored, leftoversIn(d)...)
+	}
 	if len(values) > 0 {
 		for i, v := range values {
 			set.text = append(set.text, textShare{where: fmt.Sprintf("-share %d", i+1), token: strings.TrimSpace(v)})
@@ -161,11 +165,43 @@ func interrupted(args []string) []error {
 func (set *shareSet) linkedFolders() []string {
 	var dirs []string
 	for _, r := range set.read {
-		if t, err := filepath.EvalSymlinks(r.path); err == nil && filepath.Dir(t) != filepath.Dir(r.path) {
-			dirs = append(dirs, filepath.Dir(t))
+		t, err := filepath.EvalSymlinks(r.path)
+		if err != nil {
+			continue
+		}
+		d := filepath.Dir(t)
+		if !slices.Contains(dirs, d) && !sameDir(d, filepath.Dir(r.path)) {
+			dirs = append(dirs, d)
 		}
 	}
 	return dirs
+}
+
+// sameDir reports whether the paths a and b name one folder.
+func sameDir(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// leftoversIn returns, as inputs to ignore, what a run stopped without
+// cleaning up left in the folder dir (its temporary files): for the
+// folders a run touches without reading them whole, those of the files
+// symbolic links point to and of the manifest, so that what is left there
+// is told too. The journals of a change stopped halfway are told by
+// interrupted.
+func leftoversIn(dir string) []problem {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var left []problem
+	for _, e := range ents {
+		if n := e.Name(); outfile.IsLeftover(n) && strings.HasSuffix(n, ".tmp") {
+			left = append(left, problem{quote(filepath.Join(dir, n)), leftover})
+		}
+	}
+	return left
 }
 
 // leftover is why a file an interrupted run left is ignored.

@@ -61,6 +61,9 @@ func verifyManifest(path string, args []string, quiet bool, ids []age.Identity) 
 	if err != nil {
 		return err
 	}
+	if md := filepath.Dir(path); !slices.ContainsFunc(args, func(a string) bool { return sameDir(a, md) }) {
+		ignored = append(ignored, leftoversIn(md)...)
+	}
 	var bad []problem
 	good := 0
 	given := map[*manifest.Share]bool{}

@@ -158,6 +158,9 @@ func (s *Set) create(dest string, replace bool) (io.Writer, error) {
 		s.pending = append(s.pending, &file{f: f, dest: dest})
 		return f, nil
 	}
+	if s.journal != "" {
+		step("create", dest)
+	}
 	f, tmp, err := createTemp(filepath.Dir(d.target))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -112,13 +112,13 @@ func TestJournalEveryStep(t *testing.T) {
 	for _, byHand := range []bool{false, true} {
 		for n := 1; ; n++ {
 			dir, other, paths := twoFolders(t)
-			restore := stopAt(n)
 			s := New(false)
 			s.ReplaceInPlace()
 			s.Journal("refresh")
 			for _, p := range paths {
 				write(t, s, p, "new")
 			}
+			restore := stopAt(n)
 			hit := commitStopped(t, s)
 			restore()
 			Unlock()

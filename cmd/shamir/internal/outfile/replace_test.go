@@ -232,3 +232,55 @@ func TestReadList(t *testing.T) {
 		}
 	}
 }
+
+func TestReadPlan(t *testing.T) {
+	dir := t.TempDir()
+	good := journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\n"
+	p := filepath.Join(dir, ".shamir-id.journal")
+	os.WriteFile(p, []byte(good), 0o600)
+	if pl, err := readPlan(p); err != nil || pl.id != "id" || pl.command != "refresh" || len(pl.folders) != 1 || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) {
+		t.Fatalf("readPlan: %+v, %v", pl, err)
+	}
+	for _, bad := range []string{
+		"",
+		"shamir journal 2\ncommand \"r\"\nfolder \"/a\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"a\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a/../b\"\n",
+		journalMagic + "\ncommand \"r\"\nrename \".shamir-x.tmp\" \"s\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \"s.1\" \"s.2\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"../s\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s\" \"t\"\n",
+		journalMagic + "\ncommand r\nfolder \"/a\"\n",
+		journalMagic + "\ncommand \"r\"\ncommand \"s\"\nfolder \"/a\"\n",
+		strings.Repeat("x", maxJournal+1),
+	} {
+		os.WriteFile(p, []byte(bad), 0o600)
+		if _, err := readPlan(p); err == nil {
+			t.Errorf("readPlan(%q) succeeded", bad[:min(len(bad), 60)])
+		}
+	}
+}
+
+func FuzzReadPlan(f *testing.F) {
+	f.Add([]byte(journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\nfolder \"/b\"\n"))
+	dir := f.TempDir()
+	p := filepath.Join(dir, ".shamir-id.journal")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		os.WriteFile(p, data, 0o600)
+		pl, err := readPlan(p)
+		if err != nil {
+			return
+		}
+		// What it accepts names nothing outside its folders.
+		for i, d := range pl.folders {
+			if !filepath.IsAbs(d) || filepath.Clean(d) != d {
+				t.Fatalf("folder %q", d)
+			}
+			for _, r := range pl.renames[i] {
+				if !isBase(r.tmp) || !isBase(r.dest) || !IsLeftover(r.tmp) {
+					t.Fatalf("rename %q", r)
+				}
+			}
+		}
+	})
+}

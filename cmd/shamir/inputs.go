@@ -165,6 +165,9 @@ func interrupted(args []string) []error {
 func (set *shareSet) linkedFolders() []string {
 	var dirs []string
 	for _, r := range set.read {
+		if lfi, err := os.Lstat(r.path); err != nil || lfi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
 		t, err := filepath.EvalSymlinks(r.path)
 		if err != nil {
 			continue

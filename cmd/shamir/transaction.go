@@ -63,11 +63,21 @@ func (c *change) lock(paths ...string) error {
 		case err == nil || errors.Is(err, os.ErrNotExist):
 			dirs = append(dirs, filepath.Dir(p))
 		}
-		if r, err := filepath.EvalSymlinks(p); err == nil && r != p && (fi == nil || !fi.IsDir()) {
-			dirs = append(dirs, filepath.Dir(r))
+		// A share file that is a symbolic link: its folder too. (A
+		// folder reached through a link is the same folder, and so the
+		// same lock.)
+		if lfi, err := os.Lstat(p); err == nil && lfi.Mode()&os.ModeSymlink != 0 && (fi == nil || !fi.IsDir()) {
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				dirs = append(dirs, filepath.Dir(r))
+			}
 		}
 	}
+	seen := map[string]bool{}
 	for _, d := range dirs {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
 		if _, err := os.Stat(d); err != nil {
 			continue // a folder to be made: locked at the commit
 		}

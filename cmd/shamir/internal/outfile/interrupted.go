@@ -23,7 +23,7 @@ func Interrupted(dir string) error {
 	}
 	var errs []error
 	seen := map[string]bool{}
-	for _, j := range journalsIn(dir) {
+	for _, j := range journalsAmong(dir, ents) {
 		p, err := readPlan(j)
 		if err != nil {
 			errs = append(errs, err)

@@ -278,8 +278,15 @@ func (p *plan) removeJournals(committed bool) error {
 		if err := os.Remove(j); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return pathError(err)
 		}
-		step("sync folder", p.folders[i])
-		syncDir(p.folders[i])
+		// The other folders' removals are made durable before the
+		// primary's: a journal of theirs back after a power cut,
+		// without the primary's, would read as a change stopped before
+		// its commit. The primary's last one need not be: back, it
+		// reads as committed and all done, which resume tidies.
+		if i > 0 {
+			step("sync folder", p.folders[i])
+			syncDir(p.folders[i])
+		}
 	}
 	return nil
 }
@@ -368,6 +375,11 @@ func journalsIn(dir string) []string {
 	if err != nil {
 		return nil
 	}
+	return journalsAmong(dir, ents)
+}
+
+// journalsAmong is journalsIn for the entries ents of dir.
+func journalsAmong(dir string, ents []os.DirEntry) []string {
 	var js []string
 	for _, e := range ents {
 		if n := e.Name(); IsLeftover(n) && (strings.HasSuffix(n, extJournal) || strings.HasSuffix(n, extCommitted)) {

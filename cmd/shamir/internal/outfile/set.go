@@ -221,8 +221,11 @@ func (s *Set) Commit() error {
 		s.abortLocked()
 		return err
 	}
-	for _, dir := range s.targetDirs() {
-		syncDir(dir)
+	if s.journal == "" {
+		// A journal's commit synced its folders itself.
+		for _, dir := range s.targetDirs() {
+			syncDir(dir)
+		}
 	}
 	s.pending, s.placed, s.dirs = nil, nil, nil
 	delete(live.sets, s)

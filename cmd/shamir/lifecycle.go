@@ -699,20 +699,27 @@ SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop refresh after it
 removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
-shares in their 86-byte headers change, and their generation, one
-more at each refresh,, so a share of any size costs a
-copy of its file. Every new file is written whole under a temporary name
-(.shamir-….tmp) first, the old ones untouched; then, in one short step that
-a signal waits for, the renames are listed (.shamir-….renames) and each old
-file is kept as .shamir-….old while the new one is renamed over it; then
-the old copies and the list are removed. If the step is cut short (a kill,
-a power cut), verify, combine and refresh say which files are new and which
-old, and how to finish it or undo it. With -o, the refreshed files go into
-that folder instead. Every share file is first read whole and checked as
-verify checks them, which decrypts the secret a chunk at a time in memory;
-each must be good, or nothing is refreshed. The encrypted data is
-unchanged: whoever recovered the secret, or the key, before still can;
-reshare draws a new key.
+shares in their 86-byte headers change, and their generation, one more at
+each refresh, so a share of any size costs a copy of its file. With -o,
+the refreshed files go into that folder instead. Every share file is first
+read whole and checked as verify checks them, which decrypts the secret a
+chunk at a time in memory; each must be good, or nothing is refreshed. The
+encrypted data is unchanged: whoever recovered the secret, or the key,
+before still can; reshare draws a new key.
+
+A refresh is one transaction, shares and -manifest together, whatever
+folders they are in (a share file that is a symbolic link is refreshed
+where it points). Each folder is locked for the whole run, and another
+writer is refused, told which process holds it. Every new file is written
+whole under a temporary name (.shamir-….tmp) beside its old one, which is
+untouched; the plan is written as a journal in each folder
+(.shamir-ID.journal), and renaming the first one to .shamir-ID.committed
+is the commit point, once no file read is found changed; then the new
+files are renamed over the old ones, and the journals removed. Cut short
+(a kill, a power cut), it leaves a state that verify, combine and every
+command that changes shares recognise, saying which files are new and
+which old, and the one way on: undo before the commit point, finish after
+it. shamir resume FOLDER does it, in every folder the refresh touched.
 
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the

@@ -24,8 +24,8 @@ import (
 // manifestFlagHelp is the help of -manifest, the same in the four
 // commands.
 const manifestFlagHelp = `	-manifest FILE       the manifest of the split (split -R wrote it):
-	                     replaced, once the new shares are written, by
-	                     the manifest with their SHA-256 and attestation
+	                     replaced, in the same commit as the new shares,
+	                     by the manifest with their SHA-256 and attestation
 	                     keys; after refresh and reshare, the keys of the
 	                     old shares are kept as previous keys, so that an
 	                     answer made with an old share is told as one

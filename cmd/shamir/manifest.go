@@ -57,6 +57,9 @@ func verifyManifest(path string, args []string, quiet bool, ids []age.Identity) 
 	if len(args) == 0 {
 		args = []string{filepath.Dir(path)}
 	}
+	if errs := interrupted(args); len(errs) > 0 {
+		return joinErrors(errs)
+	}
 	files, ignored, err := manifestInputs(path, args)
 	if err != nil {
 		return err

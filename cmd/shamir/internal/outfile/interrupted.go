@@ -129,7 +129,11 @@ func describePlan(dir string, p *plan) error {
 				lines = append(lines, dest+" is new")
 				continue
 			}
-			lines = append(lines, dest+" is old, and the new one is "+tmp)
+			if _, err := os.Lstat(filepath.Join(f, r.dest)); errors.Is(err, fs.ErrNotExist) {
+				lines = append(lines, dest+" is not there yet, and the new one is "+tmp)
+			} else {
+				lines = append(lines, dest+" is old, and the new one is "+tmp)
+			}
 			if committed {
 				renames = append(renames, tmp+" to "+dest)
 			} else {

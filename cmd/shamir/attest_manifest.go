@@ -98,7 +98,7 @@ func manifestOf(shares []heldShare, enc string, t int) (*manifest.Manifest, erro
 			if s.gen != shares[0].gen {
 				return nil, withHints(fmt.Errorf("%s is a share of generation %d of the split, %s of generation %d: each refresh makes a new generation, whose shares do not combine with the old ones",
 					shares[0].where, shares[0].gen, s.where, s.gen),
-					"give the shares of the newest generation, and destroy the older ones")
+					"give the shares of one generation: shamir verify tells which is the newest, once it can check it")
 			}
 		}
 		sort.Slice(shares, func(i, j int) bool { return shares[i].number < shares[j].number })

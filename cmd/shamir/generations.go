@@ -238,3 +238,20 @@ func mixedSplits(set *shareSet, splits []shamir.SplitShares) error {
 	}
 	return withHints(errors.New(b.String()), hints...)
 }
+
+// notProvenOlder takes out of found, the shares a run that failed found
+// bad, those of generations older than the one -split names: that
+// generation was not recovered, so nothing says it is genuine, nor that
+// they are old. They are named as set aside, with no advice to destroy
+// them.
+func (set *shareSet) notProvenOlder(found []shamir.BadShare) (rest []shamir.BadShare, aside []problem) {
+	for _, b := range found {
+		if s := set.ssms[b.Position]; set.split != nil && b.Reason == shamir.OtherGeneration && s.hasHdr {
+			aside = append(aside, problem{s.where, fmt.Sprintf("of generation %d of the split, by its header, not the %d named with -split, which could not be recovered: not checked, and nothing says it is old",
+				s.info.Generation, set.split.Generation)})
+			continue
+		}
+		rest = append(rest, b)
+	}
+	return rest, aside
+}

@@ -199,12 +199,23 @@ func leftoversIn(dir string) []problem {
 		return nil
 	}
 	var left []problem
+	why := leftoverWhy(dir)
 	for _, e := range ents {
 		if n := e.Name(); outfile.IsLeftover(n) && strings.HasSuffix(n, ".tmp") {
-			left = append(left, problem{quote(filepath.Join(dir, n)), leftover})
+			left = append(left, problem{quote(filepath.Join(dir, n)), why})
 		}
 	}
 	return left
+}
+
+// leftoverWhy is why the temporary files in the folder dir are ignored:
+// left by a run that was stopped, or, while another process holds the
+// folder's lock, being written by it, and not to be removed.
+func leftoverWhy(dir string) string {
+	if who, ok := outfile.LockedBy(dir); ok {
+		return "being written now by " + who + ": not a share; leave it"
+	}
+	return leftover
 }
 
 // leftover is why a file an interrupted run left is ignored.
@@ -240,6 +251,7 @@ func (set *shareSet) addFolder(dir string) error {
 		return fileError(err)
 	}
 	before := len(set.ssms)
+	left := leftoverWhy(dir)
 	for _, e := range ents {
 		path := filepath.Join(dir, e.Name())
 		if e.IsDir() {
@@ -249,7 +261,7 @@ func (set *shareSet) addFolder(dir string) error {
 			continue // says who is changing the folder: not a share
 		}
 		if outfile.IsLeftover(e.Name()) {
-			set.ignored = append(set.ignored, problem{quote(path), leftover})
+			set.ignored = append(set.ignored, problem{quote(path), left})
 			continue
 		}
 		fi, err := os.Stat(path)

@@ -108,7 +108,10 @@ func pick(c bool, a, b string) string {
 func describePlan(dir string, p *plan) error {
 	for _, f := range p.folders {
 		if who, ok := LockedBy(f); ok {
-			return withHints(fmt.Errorf("%s is being changed now by %s (shamir %s): its files do not go together until it ends", quote(dir), who, p.command),
+			if !strings.HasPrefix(who, "process ") {
+				who += " (shamir " + p.command + ")"
+			}
+			return withHints(fmt.Errorf("%s is being changed now by %s: its files do not go together until it ends", quote(dir), who),
 				"wait until it ends, then run this again")
 		}
 	}

@@ -150,6 +150,13 @@ func (s *Set) commitJournal() error {
 			}
 		}
 	}
+	// Every new file is still there: one removed meanwhile (by someone
+	// told it was a leftover) would leave its old file among new ones.
+	for _, f := range s.pending {
+		if _, err := os.Lstat(f.tmp); f.tmp != "" && err != nil {
+			return fmt.Errorf("the new %s was removed while it was written; nothing was changed", quote(f.dest))
+		}
+	}
 	// Step 2: the journals, the primary's first, so that one in another
 	// folder always has it to go by.
 	var written []string

@@ -245,6 +245,9 @@ func writePlan(path string, p *plan) error {
 // the primary's last.
 func (p *plan) finish() error {
 	for i, dir := range p.folders {
+		if !p.hasJournal(i) {
+			continue // done already, or not of this change
+		}
 		for _, r := range p.renames[i] {
 			tmp := filepath.Join(dir, r.tmp)
 			if _, err := os.Lstat(tmp); errors.Is(err, fs.ErrNotExist) {
@@ -265,6 +268,9 @@ func (p *plan) finish() error {
 // temporary files, then the journals, the primary's last.
 func (p *plan) undo() error {
 	for i, dir := range p.folders {
+		if !p.hasJournal(i) {
+			continue // done already, or not of this change
+		}
 		for _, r := range p.renames[i] {
 			tmp := filepath.Join(dir, r.tmp)
 			step("unlink", tmp)
@@ -274,6 +280,20 @@ func (p *plan) undo() error {
 		}
 	}
 	return p.removeJournals(false)
+}
+
+// hasJournal reports whether the folder i of p holds a journal of it. A
+// folder's journal is removed only once its part is done, so one without
+// is done already; and a plan, which is read from a folder, acts on no
+// folder that does not say it is part of it: a journal planted in one
+// folder renames or removes nothing in another.
+func (p *plan) hasJournal(i int) bool {
+	for _, committed := range []bool{false, true} {
+		if _, err := os.Lstat(journalName(p.folders[i], p.id, committed)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // removeJournals removes the journals of p, the primary's (committed or

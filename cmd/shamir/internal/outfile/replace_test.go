@@ -284,3 +284,23 @@ func FuzzReadPlan(f *testing.F) {
 		}
 	})
 }
+
+// A journal planted in one folder renames nothing in another that holds
+// no journal of that change.
+func TestJournalPlantedElsewhere(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(b, "victim"), []byte("share"), 0o600)
+	os.WriteFile(filepath.Join(b, ".shamir-leftover.tmp"), []byte("other"), 0o600)
+	plan := fmt.Sprintf("%s\ncommand \"refresh\"\nfolder %q\nfolder %q\nrename \".shamir-leftover.tmp\" \"victim\"\n", journalMagic, a, b)
+	os.WriteFile(filepath.Join(a, ".shamir-planted.committed"), []byte(plan), 0o600)
+	if _, err := Resume(a, "resume"); err != nil {
+		t.Fatal(err)
+	}
+	Unlock()
+	if readString(t, filepath.Join(b, "victim")) != "share" {
+		t.Fatal("a journal in one folder replaced a file in another")
+	}
+	if readString(t, filepath.Join(b, ".shamir-leftover.tmp")) != "other" {
+		t.Fatal("a journal in one folder removed a file in another")
+	}
+}

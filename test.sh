@@ -166,6 +166,11 @@ done
 echo "-- cmd/shamir/internal/manifest FuzzParse, $(( 80000 * ${FUZZSCALE:-1} )) executions"
 (cd cmd/shamir && go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$(( 80000 * ${FUZZSCALE:-1} ))x" -fuzzminimizetime 100x ./internal/manifest)
 
+# The journal of a change to a split (cmd/shamir/internal/outfile, issue
+# 23): what a stopped run left is read by every later one. About 10 s.
+echo "-- cmd/shamir/internal/outfile FuzzReadPlan, $(( 70000 * ${FUZZSCALE:-1} )) executions"
+(cd cmd/shamir && go test -run '^$' -fuzz '^FuzzReadPlan$' -fuzztime "$(( 70000 * ${FUZZSCALE:-1} ))x" -fuzzminimizetime 100x ./internal/outfile)
+
 # The command's paper reader: typed text (FuzzParse) and pictures, built
 # as PNGs with right CRCs (FuzzReadQR) and as JPEGs, baseline and
 # progressive (FuzzReadJPEG), each asserting the search's work budget

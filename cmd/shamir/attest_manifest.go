@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
-	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,6 +27,16 @@ func attestManifest(args []string) error {
 	}
 	if out == "" {
 		out = manifest.FileName
+	}
+	// One writer at a time: the folder of the manifest written, and those
+	// of the shares and of -previous, are locked before anything is read.
+	tx := newChange("attest manifest", force)
+	defer tx.abort()
+	if out != "-" {
+		if err := tx.lock(append([]string{out, prevPath}, args...)...); err != nil {
+			return err
+		}
+		tx.readAt(prevPath)
 	}
 	var prev *manifest.Manifest
 	if prevPath != "" {
@@ -54,8 +63,7 @@ func attestManifest(args []string) error {
 		_, err := os.Stdout.Write(m.Encode())
 		return err
 	}
-	set := outfile.New(force)
-	defer set.Abort()
+	set := tx.files
 	if dir := filepath.Dir(out); dir != "." {
 		if err := set.MkdirAll(dir); err != nil {
 			return err
@@ -90,7 +98,7 @@ func manifestOf(shares []heldShare, enc string, t int) (*manifest.Manifest, erro
 			if s.gen != shares[0].gen {
 				return nil, withHints(fmt.Errorf("%s is a share of generation %d of the split, %s of generation %d: each refresh makes a new generation, whose shares do not combine with the old ones",
 					shares[0].where, shares[0].gen, s.where, s.gen),
-					"give the shares of the newest generation, and destroy the older ones")
+					"give the shares of one generation: shamir verify tells which is the newest, once it can check it")
 			}
 		}
 		sort.Slice(shares, func(i, j int) bool { return shares[i].number < shares[j].number })

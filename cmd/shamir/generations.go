@@ -103,7 +103,9 @@ func (set *shareSet) generationsError(id shamir.SplitID, gens []uint32) error {
 }
 
 // newestOf returns the newest generation of the split id among splits: the
-// one the library found newest, or else the highest.
+// one the library found newest, having recovered its key and checked it
+// against the split ID (checked), or else the highest a header claims,
+// which proves nothing.
 func newestOf(id shamir.SplitID, splits []shamir.SplitShares) (gen uint32, checked bool) {
 	for _, sp := range splits {
 		if sp.ID == id && sp.Newest {
@@ -131,7 +133,11 @@ func generationCount(id shamir.SplitID, splits []shamir.SplitShares) int {
 }
 
 // describeSplit is the line that lists the shares of the split, or
-// generation, sp among splits.
+// generation, sp among splits. A generation is called the newest only when
+// the library recovered its key and checked it against the split ID (the
+// number in a header is no evidence: anyone can change it and recompute
+// the CRC); when none of the split's could be, the good shares are not
+// counted either.
 func (set *shareSet) describeSplit(sp shamir.SplitShares, splits []shamir.SplitShares) string {
 	var names []string
 	for _, p := range sp.Positions {
@@ -141,21 +147,32 @@ func (set *shareSet) describeSplit(sp shamir.SplitShares, splits []shamir.SplitS
 	if generationCount(sp.ID, splits) > 1 || sp.Generation > 0 {
 		name = shamir.SplitName{ID: sp.ID, Generation: sp.Generation}.String()
 	}
-	newest := ""
-	if gen, checked := newestOf(sp.ID, splits); generationCount(sp.ID, splits) > 1 && gen == sp.Generation {
-		newest = pick(checked, " (the newest)", " (the highest)")
+	gen, checked := newestOf(sp.ID, splits)
+	note := ""
+	switch {
+	case generationCount(sp.ID, splits) < 2:
+	case checked && gen == sp.Generation:
+		note = " (the newest)"
+	case checked && sp.Generation > gen:
+		note = " (its key could not be recovered: not checked)"
 	}
-	return fmt.Sprintf("split %s%s, threshold %d: %d good of %s: %s", name, newest, sp.Threshold, sp.Good,
+	if !checked && generationCount(sp.ID, splits) > 1 {
+		return fmt.Sprintf("split %s, threshold %d: %s: %s", name, sp.Threshold, count(len(sp.Positions), "share"), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("split %s%s, threshold %d: %d good of %s: %s", name, note, sp.Threshold, sp.Good,
 		count(len(sp.Positions), "share"), strings.Join(names, ", "))
 }
 
 // olderGenerations names the share files of older generations of a split
 // than its newest among splits: shares from before a refresh, to destroy.
+// Only on authenticated evidence: the newest generation is one whose key
+// was recovered and checked against the split ID; when none was, no share
+// is called old.
 func (set *shareSet) olderGenerations(splits []shamir.SplitShares) []problem {
 	var old []problem
 	for _, sp := range splits {
-		newest, _ := newestOf(sp.ID, splits)
-		if sp.Generation >= newest {
+		newest, checked := newestOf(sp.ID, splits)
+		if !checked || sp.Generation >= newest {
 			continue
 		}
 		for _, p := range sp.Positions {
@@ -182,6 +199,10 @@ func newestHints(splits []shamir.SplitShares) []string {
 		}
 		seen = append(seen, sp.ID)
 		gen, checked := newestOf(sp.ID, splits)
+		if !checked {
+			hints = append(hints, "no generation has enough shares for its key to be recovered, and a header's generation is not authenticated until then: nothing here says which shares are old; give more shares of the split")
+			continue
+		}
 		hints = append(hints, fmt.Sprintf("to recover generation %d of split %s, the %s, name it with -split %s", gen, sp.ID,
 			pick(checked, "newest", "highest"), shamir.SplitName{ID: sp.ID, Generation: gen}))
 	}
@@ -201,7 +222,9 @@ func mixedSplits(set *shareSet, splits []shamir.SplitShares) error {
 		}
 	}
 	var b strings.Builder
-	if len(ids) == 1 {
+	if _, checked := newestOf(ids[0], splits); len(ids) == 1 && !checked {
+		fmt.Fprintf(&b, "the shares' headers claim %d generations of split %s, and none could be checked:", len(splits), ids[0])
+	} else if len(ids) == 1 {
 		fmt.Fprintf(&b, "the shares are of %d generations of split %s (each refresh makes a new one), and which is meant is not said:", len(splits), ids[0])
 	} else {
 		fmt.Fprintf(&b, "the shares are of %d splits, and which is meant is not said:", len(ids))
@@ -214,4 +237,21 @@ func mixedSplits(set *shareSet, splits []shamir.SplitShares) error {
 		hints = append(hints, "name the split to recover with -split ID (the first digits of its ID will do), or give the shares of one split only")
 	}
 	return withHints(errors.New(b.String()), hints...)
+}
+
+// notProvenOlder takes out of found, the shares a run that failed found
+// bad, those of generations older than the one -split names: that
+// generation was not recovered, so nothing says it is genuine, nor that
+// they are old. They are named as set aside, with no advice to destroy
+// them.
+func (set *shareSet) notProvenOlder(found []shamir.BadShare) (rest []shamir.BadShare, aside []problem) {
+	for _, b := range found {
+		if s := set.ssms[b.Position]; set.split != nil && b.Reason == shamir.OtherGeneration && s.hasHdr {
+			aside = append(aside, problem{s.where, fmt.Sprintf("of generation %d of the split, by its header, not the %d named with -split, which could not be recovered: not checked, and nothing says it is old",
+				s.info.Generation, set.split.Generation)})
+			continue
+		}
+		rest = append(rest, b)
+	}
+	return rest, aside
 }

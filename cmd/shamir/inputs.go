@@ -74,6 +74,7 @@ type shareSet struct {
 	thresholdFrom string
 
 	seen   []os.FileInfo // the files added, to add each once
+	read   []readFile    // the files added, for a change to check before its commit
 	seenAs []seenPath    // the path each was added as
 
 	// want is the threshold -t gives, 0 if none; onlyStdin says that
@@ -124,7 +125,11 @@ func gatherShares(args, values []string, decode string, ids []age.Identity, want
 			break
 		}
 	}
-	errs = append(errs, interrupted(args)...)
+	linked := set.linkedFolders()
+	errs = append(errs, interrupted(append(args, linked...))...)
+	for _, d := range linked {
+		set.ignored = append(set.ignored, leftoversIn(d)...)
+	}
 	if len(values) > 0 {
 		n := 0
 		for i, v := range values {
@@ -186,6 +191,65 @@ func interrupted(args []string) []error {
 	return errs
 }
 
+// linkedFolders returns the folders that the share files which are
+// symbolic links point into: a change there, stopped halfway, concerns
+// them too.
+func (set *shareSet) linkedFolders() []string {
+	var dirs []string
+	for _, r := range set.read {
+		if lfi, err := os.Lstat(r.path); err != nil || lfi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		t, err := filepath.EvalSymlinks(r.path)
+		if err != nil {
+			continue
+		}
+		d := filepath.Dir(t)
+		if !slices.Contains(dirs, d) && !sameDir(d, filepath.Dir(r.path)) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// sameDir reports whether the paths a and b name one folder.
+func sameDir(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// leftoversIn returns, as inputs to ignore, what a run stopped without
+// cleaning up left in the folder dir (its temporary files): for the
+// folders a run touches without reading them whole, those of the files
+// symbolic links point to and of the manifest, so that what is left there
+// is told too. The journals of a change stopped halfway are told by
+// interrupted.
+func leftoversIn(dir string) []problem {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var left []problem
+	why := leftoverWhy(dir)
+	for _, e := range ents {
+		if n := e.Name(); outfile.IsLeftover(n) && strings.HasSuffix(n, ".tmp") {
+			left = append(left, problem{quote(filepath.Join(dir, n)), why})
+		}
+	}
+	return left
+}
+
+// leftoverWhy is why the temporary files in the folder dir are ignored:
+// left by a run that was stopped, or, while another process holds the
+// folder's lock, being written by it, and not to be removed.
+func leftoverWhy(dir string) string {
+	if who, ok := outfile.LockedBy(dir); ok {
+		return "being written now by " + who + ": not a share; leave it"
+	}
+	return leftover
+}
+
 // leftover is why a file an interrupted run left is ignored.
 const leftover = "left by a run of shamir that was stopped without cleaning up (killed, or a power cut): not a share; remove it"
 
@@ -221,13 +285,17 @@ func (set *shareSet) addFolder(dir string) error {
 		return fileError(err)
 	}
 	before := len(set.ssms)
+	left := leftoverWhy(dir)
 	for _, e := range ents {
 		path := filepath.Join(dir, e.Name())
 		if e.IsDir() {
 			continue
 		}
+		if outfile.IsLockInfo(e.Name()) {
+			continue // says who is changing the folder: not a share
+		}
 		if outfile.IsLeftover(e.Name()) {
-			set.ignored = append(set.ignored, problem{quote(path), leftover})
+			set.ignored = append(set.ignored, problem{quote(path), left})
 			continue
 		}
 		fi, err := os.Stat(path)
@@ -305,6 +373,7 @@ func (set *shareSet) addFile(path, dir string, fi os.FileInfo) error {
 	}
 	set.seen = append(set.seen, fi)
 	set.seenAs = append(set.seenAs, seenPath{path, dir})
+	set.read = append(set.read, readFile{path, fi})
 	if outfile.IsLeftover(path) {
 		set.ignored = append(set.ignored, problem{quote(path), leftover})
 		return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,10 @@ type lifecycle struct {
 	name    string    // -name: the NAME of new SSMS share files (recreate, extend, reshare)
 
 	t threshold // the threshold of the shares given
+
+	// tx is the run's transaction (transaction.go): its locks, the files
+	// it read, and every file it writes, committed once.
+	tx *change
 
 	// -manifest (lifecycle_manifest.go): its path, the manifest read, and
 	// the new shares written, for the manifest that replaces it.
@@ -164,9 +169,17 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := c.check(lc); err != nil {
 		return err
 	}
+	// One writer at a time: the folders read and written are locked
+	// before anything is read.
+	lc.tx = newChange(c.name, lc.force)
+	defer lc.tx.abort()
+	if err := lc.tx.lock(append(slices.Clone(args), lc.out, lc.manifestPath)...); err != nil {
+		return err
+	}
 	if err := lc.readLifecycleManifest(); err != nil {
 		return err
 	}
+	lc.tx.readAt(lc.manifestPath)
 	// -o is the file for Vault-format shares and the folder for SSMS share
 	// files; which, the inputs tell. Unless it is a folder, it is checked
 	// as a file before they are read.
@@ -181,6 +194,9 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 		return err
 	}
 	defer set.close()
+	if err := lc.tx.readShares(set); err != nil {
+		return err
+	}
 	ssms, err := lc.rf.format(set, c.name)
 	if err != nil {
 		return err
@@ -189,7 +205,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 		if err := c.ssms(lc, set); err != nil {
 			return err
 		}
-		return lc.updateManifest()
+		if err := lc.updateManifest(); err != nil {
+			return err
+		}
+		return lc.tx.commit()
 	}
 	if err := checkPlainFlags(lc); err != nil {
 		return err
@@ -200,7 +219,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := lc.plain(set, out); err != nil {
 		return err
 	}
-	return lc.updateManifest()
+	if err := lc.updateManifest(); err != nil {
+		return err
+	}
+	return lc.tx.commit()
 }
 
 // plain runs the command on Vault-format shares: it decodes and checks
@@ -247,13 +269,13 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	if enc == "" {
 		enc = encodingOf(good)
 	}
-	if err := out.write(shares, enc); err != nil {
+	if err := out.write(lc.tx.files, shares, enc); err != nil {
 		return err
 	}
 	lc.newShares, lc.newEnc = shares, enc
 	if !lc.rf.quiet {
 		for _, line := range c.summary(lc, shares, enc, out.dest) {
-			sayf(os.Stderr, "%s", line)
+			lc.sayAfter("%s", line)
 		}
 	}
 	return nil
@@ -315,19 +337,15 @@ func checkShareOutput(out string, force bool) (*shareOutput, error) {
 	return &shareOutput{path: out, force: force, dest: quote(out)}, nil
 }
 
-// write writes the shares one per line, in enc.
-func (o *shareOutput) write(shares [][]byte, enc string) error {
+// write writes the shares one per line, in enc: into the file of set,
+// which the caller commits, or to stdout.
+func (o *shareOutput) write(set *outfile.Set, shares [][]byte, enc string) error {
 	if o.path != "" {
-		set := outfile.New(o.force)
-		defer set.Abort()
 		f, err := set.Create(o.path)
 		if err != nil {
 			return err
 		}
-		if err := writeLines(&destWriter{f, o.path}, shares, enc); err != nil {
-			return err
-		}
-		return set.Commit()
+		return writeLines(&destWriter{f, o.path}, shares, enc)
 	}
 	if err := writeLines(os.Stdout, shares, enc); err != nil {
 		return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
@@ -682,20 +700,27 @@ SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop refresh after it
 removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
-shares in their 86-byte headers change, and their generation, one
-more at each refresh, so a share of any size costs a
-copy of its file. Every new file is written whole under a temporary name
-(.shamir-….tmp) first, the old ones untouched; then, in one short step that
-a signal waits for, the renames are listed (.shamir-….renames) and each old
-file is kept as .shamir-….old while the new one is renamed over it; then
-the old copies and the list are removed. If the step is cut short (a kill,
-a power cut), verify, combine and refresh say which files are new and which
-old, and how to finish it or undo it. With -o, the refreshed files go into
-that folder instead. Every share file is first read whole and checked as
-verify checks them, which decrypts the secret a chunk at a time in memory;
-each must be good, or nothing is refreshed. The encrypted data is
-unchanged: whoever recovered the secret, or the key, before still can;
-reshare draws a new key.
+shares in their 86-byte headers change, and their generation, one more at
+each refresh, so a share of any size costs a copy of its file. With -o,
+the refreshed files go into that folder instead. Every share file is first
+read whole and checked as verify checks them, which decrypts the secret a
+chunk at a time in memory; each must be good, or nothing is refreshed. The
+encrypted data is unchanged: whoever recovered the secret, or the key,
+before still can; reshare draws a new key.
+
+A refresh is one transaction, shares and -manifest together, whatever
+folders they are in (a share file that is a symbolic link is refreshed
+where it points). Each folder is locked for the whole run, and another
+writer is refused, told which process holds it. Every new file is written
+whole under a temporary name (.shamir-….tmp) beside its old one, which is
+untouched; the plan is written as a journal in each folder
+(.shamir-ID.journal), and renaming the first one to .shamir-ID.committed
+is the commit point, once no file read is found changed; then the new
+files are renamed over the old ones, and the journals removed. Cut short
+(a kill, a power cut), it leaves a state that verify, combine and every
+command that changes shares recognise, saying which files are new and
+which old, and the one way on: undo before the commit point, finish after
+it. shamir resume FOLDER does it, in every folder the refresh touched.
 
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the

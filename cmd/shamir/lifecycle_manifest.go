@@ -9,7 +9,6 @@ import (
 	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/attest"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
-	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 )
 
 // This file is the lifecycle commands' -manifest: given the manifest of
@@ -25,8 +24,8 @@ import (
 // manifestFlagHelp is the help of -manifest, the same in the four
 // commands.
 const manifestFlagHelp = `	-manifest FILE       the manifest of the split (split -R wrote it):
-	                     replaced, once the new shares are written, by
-	                     the manifest with their SHA-256 and attestation
+	                     replaced, in the same commit as the new shares,
+	                     by the manifest with their SHA-256 and attestation
 	                     keys; after refresh and reshare, the keys of the
 	                     old shares are kept as previous keys, so that an
 	                     answer made with an old share is told as one
@@ -71,17 +70,17 @@ func (lc *lifecycle) updateManifest() error {
 	default:
 		m = addShares(lc.prev, held)
 	}
-	set := outfile.New(true)
-	defer set.Abort()
-	set.ReplaceInPlace()
-	if err := writeWhole(set, lc.manifestPath, m.Encode()); err != nil {
+	// The manifest goes in the same commit as the shares: both, or
+	// neither.
+	f, err := lc.tx.files.CreateReplacing(lc.manifestPath)
+	if err != nil {
 		return err
 	}
-	if err := set.Commit(); err != nil {
-		return fmt.Errorf("the new shares are written, but the manifest is not: %v", err)
+	if _, err := (&destWriter{f, lc.manifestPath}).Write(m.Encode()); err != nil {
+		return err
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "updated %s: %s of split %s, any %d of which recover the secret", quote(lc.manifestPath),
+		lc.sayAfter("updated %s: %s of split %s, any %d of which recover the secret", quote(lc.manifestPath),
 			count(len(m.Shares), "share"), m.SplitID, m.Threshold)
 	}
 	return nil
@@ -91,7 +90,12 @@ func (lc *lifecycle) updateManifest() error {
 func (lc *lifecycle) newHeld() ([]heldShare, error) {
 	var held []heldShare
 	for _, p := range lc.written {
-		h, err := heldOfFile(p)
+		// Not committed yet: the new file is under its temporary name.
+		read := p
+		if tmp := lc.tx.files.TempName(p); tmp != "" {
+			read = tmp
+		}
+		h, err := heldOfFile(read)
 		if err != nil {
 			return nil, err
 		}

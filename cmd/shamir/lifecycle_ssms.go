@@ -199,7 +199,7 @@ func sharesGiven(set *shareSet) map[int]*ssmsShare {
 // reported, and the paths kept for -manifest.
 func (lc *lifecycle) writeNewShares(set *shareSet, dir string, paths []string, fill func(ws []io.Writer) ([]shamir.BadShare, error)) error {
 	var found []shamir.BadShare
-	err := writeSSMSFiles(dir, lc.force, paths, func(ws []io.Writer) error {
+	err := writeSSMSFiles(lc.tx.files, dir, paths, func(ws []io.Writer) error {
 		var err error
 		found, err = fill(ws)
 		return err
@@ -213,13 +213,11 @@ func (lc *lifecycle) writeNewShares(set *shareSet, dir string, paths []string, f
 }
 
 // writeSSMSFiles makes the share files paths, in the folder dir, with fill,
-// which writes share k to ws[k]: all of them, or none.
-func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Writer) error) error {
+// which writes share k to ws[k], into out, which the caller commits.
+func writeSSMSFiles(out *outfile.Set, dir string, paths []string, fill func(ws []io.Writer) error) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir))
 	}
-	out := outfile.New(force)
-	defer out.Abort()
 	if err := out.MkdirAll(dir); err != nil {
 		return err
 	}
@@ -240,10 +238,7 @@ func writeSSMSFiles(dir string, force bool, paths []string, fill func(ws []io.Wr
 		}
 		err = b.Flush()
 	}
-	if err != nil {
-		return err
-	}
-	return out.Commit()
+	return err
 }
 
 // ssmsError turns an error of the library or of the writes into the
@@ -293,7 +288,7 @@ func newSSMSShares(lc *lifecycle, set *shareSet, nums []int) error {
 		return err
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "wrote %s: %s", count(len(paths), "share file"), quotes(paths))
+		lc.sayAfter("wrote %s: %s", count(len(paths), "share file"), quotes(paths))
 	}
 	return nil
 }
@@ -390,16 +385,16 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 	if err != nil {
 		return ssmsError(set, err)
 	}
-	paths, err := writeRefreshed(set, headers, lc.out, lc.force)
+	paths, err := writeRefreshed(lc.tx.files, set, headers, lc.out)
 	if err != nil {
 		return err
 	}
 	lc.written = paths
 	if !lc.rf.quiet {
 		inPlace := lc.out == ""
-		sayf(os.Stderr, "refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
+		lc.sayAfter("refreshed %s%s: the key shares in their headers are new, the rest is unchanged",
 			count(len(paths), "share file"), pick(inPlace, " in place", " into "+quote(lc.out)))
-		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
+		lc.sayAfter("destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
 	}
 	return nil
 }
@@ -407,11 +402,10 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 // writeRefreshed writes each share file of set with its new header from
 // headers and the rest of it unchanged: in place when out is "" (the old
 // files kept until every new one is written, see outfile.ReplaceInPlace),
-// else into the folder out. It returns the paths written.
-func writeRefreshed(set *shareSet, headers [][]byte, out string, force bool) ([]string, error) {
+// else into the folder out, into files, which the caller commits. It
+// returns the paths written.
+func writeRefreshed(files *outfile.Set, set *shareSet, headers [][]byte, out string) ([]string, error) {
 	inPlace := out == ""
-	files := outfile.New(force)
-	defer files.Abort()
 	if inPlace {
 		files.ReplaceInPlace()
 	} else {
@@ -448,8 +442,7 @@ func writeRefreshed(set *shareSet, headers [][]byte, out string, force bool) ([]
 		}
 		paths = append(paths, p)
 	}
-	// In place, a commit that fails puts the old files back.
-	return paths, files.Commit()
+	return paths, nil
 }
 
 // reshareSSMS makes a new split of the secret: -n share files, any -newt of
@@ -479,9 +472,9 @@ func reshareSSMS(lc *lifecycle, set *shareSet) error {
 		return err
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "wrote %d shares of a new split, %s to %s; any %d recover the secret",
+		lc.sayAfter("wrote %d shares of a new split, %s to %s; any %d recover the secret",
 			lc.parts, quote(paths[0]), quote(paths[len(paths)-1]), lc.newT)
-		sayf(os.Stderr, "destroy the old shares: together they still recover the secret")
+		lc.sayAfter("destroy the old shares: together they still recover the secret")
 	}
 	return nil
 }

@@ -69,7 +69,7 @@ var commands []*command
 func init() {
 	// Assigned here rather than in the declaration because the run functions
 	// refer back to the commands for their help texts.
-	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdAttest, cmdReprotect, cmdVersion}
+	commands = []*command{cmdSplit, cmdCombine, cmdVerify, cmdRecreate, cmdExtend, cmdRefresh, cmdReshare, cmdAttest, cmdReprotect, cmdResume, cmdVersion}
 }
 
 const overview = `Shamir splits a secret into shares, any threshold of which recover it.
@@ -122,6 +122,7 @@ func run(args []string) int {
 		return 2
 	}
 	err := c.run(rest)
+	outfile.Unlock()
 	// After a signal, the handler removes the output and ends shamir;
 	// what failed meanwhile is of no interest.
 	outfile.WaitIfStopping()

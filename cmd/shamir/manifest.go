@@ -31,6 +31,11 @@ import (
 
 // readManifest reads and checks the manifest at path (manifest.Read).
 func readManifest(path string) (*manifest.Manifest, error) {
+	// A change stopped halfway in its folder: the manifest may not go
+	// with the shares beside it until it is finished or undone.
+	if err := outfile.Interrupted(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
 	m, err := manifest.Read(path)
 	if err != nil {
 		return nil, fileError(err)
@@ -52,9 +57,15 @@ func verifyManifest(path string, args []string, quiet bool, ids []age.Identity) 
 	if len(args) == 0 {
 		args = []string{filepath.Dir(path)}
 	}
+	if errs := interrupted(args); len(errs) > 0 {
+		return joinErrors(errs)
+	}
 	files, ignored, err := manifestInputs(path, args)
 	if err != nil {
 		return err
+	}
+	if md := filepath.Dir(path); !slices.ContainsFunc(args, func(a string) bool { return sameDir(a, md) }) {
+		ignored = append(ignored, leftoversIn(md)...)
 	}
 	var bad []problem
 	good := 0
@@ -126,6 +137,7 @@ func manifestInputs(path string, args []string) (files []string, ignored []probl
 	add := func(f string, fi os.FileInfo) {
 		switch {
 		case mfi != nil && os.SameFile(fi, mfi):
+		case outfile.IsLockInfo(f):
 		case outfile.IsLeftover(f):
 			ignored = append(ignored, problem{quote(f), leftover})
 		default:

@@ -88,6 +88,14 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 	if err := refuseAgeInFIPS(quote(path)); err != nil {
 		return err
 	}
+	// One writer at a time: the file's folder is locked before it is
+	// read, and the file checked again before its commit.
+	tx := newChange("reprotect", false)
+	defer tx.abort()
+	if err := tx.lock(path); err != nil {
+		return err
+	}
+	tx.readAt(path)
 	f, err := os.Open(path)
 	if err != nil {
 		return fileError(err)
@@ -119,8 +127,7 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 	if err := newProtection(h); err != nil {
 		return err
 	}
-	set := outfile.New(false)
-	defer set.Abort()
+	set := tx.files
 	set.ReplaceInPlace()
 	if err := writeEncrypted(set, path, armored, h.rcpt, dr); err != nil {
 		return err

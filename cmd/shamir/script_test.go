@@ -34,6 +34,9 @@ package main
 //		write an outsider's shares of SECRET, any T of them, one per OUT,
 //		under the split ID and generation of the share GENUINE, with
 //		every CRC right: only the split's key tells them apart
+//	setgen SHARE GEN OUT (script_forge_test.go)
+//		write a copy of SHARE with its generation set to GEN and its
+//		header CRC recomputed, as an outsider can without any key
 //	limitfsize BYTES PROG [ARGS...] (a program on $PATH)
 //		run PROG with files limited to BYTES, so writes beyond fail
 //	tty [PROMPT ANSWER]... -- PROG [ARGS...] (Linux: script_linux_test.go)
@@ -41,8 +44,11 @@ package main
 //	age-plugin-testpin (a program on $PATH: plugin_test.go)
 //		an age plugin standing for a hardware token with a PIN
 //	powercut N shamir [ARGS...] (a program on $PATH)
-//		run shamir, killed with SIGKILL once a replacement in place has
-//		renamed N files, as a power cut would stop it
+//		run shamir, killed with SIGKILL before the Nth step of its commit
+//		(a sync, write, rename or removal), as a power cut would stop it
+//	pauseat N FILE shamir [ARGS...] (a program on $PATH)
+//		run shamir, paused before the Nth step of its commit until FILE,
+//		which it creates then, is removed
 //
 // and the conditions [purego], true when the command was built with -tags
 // purego (which FIPS 140-3 mode refuses), and [missing:PROG], true when PROG is not on $PATH, for
@@ -126,6 +132,7 @@ func TestScripts(t *testing.T) {
 		"splitid":   cmdSplitID,
 		"mkpng":     cmdMkpng,
 		"forge":     cmdForge,
+		"setgen":    cmdSetgen,
 	}
 	for name, f := range extraScriptCmds {
 		cmds[name] = f

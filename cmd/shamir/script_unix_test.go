@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,19 +24,51 @@ var signalsByName = map[string]os.Signal{
 func init() {
 	helperCmds["limitfsize"] = limitFsizeMain
 	helperCmds["powercut"] = powercutMain
+	helperCmds["pauseat"] = pauseatMain
+}
+
+// pauseatMain is the program pauseat: "pauseat N FILE shamir ARGS..." runs
+// shamir ARGS, paused before the Nth step of its commit (as powercut
+// counts them) until FILE, which it creates there, is removed: a run that
+// holds its locks, and has read everything, for another to meet.
+func pauseatMain() {
+	n, err := strconv.Atoi(os.Args[1])
+	if len(os.Args) < 4 || os.Args[3] != "shamir" || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: pauseat N FILE shamir [ARGS...]")
+		os.Exit(2)
+	}
+	file := os.Args[2]
+	k := 0
+	outfile.TestHookStep = func(op, path string) {
+		if k++; k != n {
+			return
+		}
+		os.WriteFile(file, nil, 0o600)
+		for {
+			if _, err := os.Stat(file); err != nil {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	os.Args = os.Args[3:]
+	main()
 }
 
 // powercutMain is the program powercut: "powercut N shamir ARGS..." runs
-// shamir ARGS, killed (SIGKILL, which nothing can catch) once a replacement
-// in place has renamed N files, as a power cut would stop it.
+// shamir ARGS, killed (SIGKILL, which nothing can catch) before the Nth
+// step of a commit with a journal that changes the disk (a sync, a write,
+// a rename, a removal: outfile.TestHookStep), as a power cut would stop
+// it. It exits 0 if the run ends before its Nth step.
 func powercutMain() {
 	n, err := strconv.Atoi(os.Args[1])
 	if len(os.Args) < 3 || os.Args[2] != "shamir" || err != nil {
 		fmt.Fprintln(os.Stderr, "usage: powercut N shamir [ARGS...]")
 		os.Exit(2)
 	}
-	outfile.TestHookRenamed = func(done int) {
-		if done == n {
+	k := 0
+	outfile.TestHookStep = func(op, path string) {
+		if k++; k == n {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}

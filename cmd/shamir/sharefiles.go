@@ -76,6 +76,10 @@ func (f *pooledFile) ReadAt(b []byte, off int64) (int, error) {
 }
 
 // Close closes the file, for good.
+// Stat returns what the file was when it was added: a change records it as
+// read, and checks before its commit point that it has not changed since.
+func (f *pooledFile) Stat() (os.FileInfo, error) { return f.fi, nil }
+
 func (f *pooledFile) Close() error {
 	p := f.pool
 	p.mu.Lock()

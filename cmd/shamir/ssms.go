@@ -258,8 +258,9 @@ func ssmsFailure(set *shareSet, err error) error {
 	}
 	// The shares of other splits, and of newer generations, than the one
 	// -split named are set aside, as when the secret is recovered.
-	bad := append(slices.Clone(set.notSSMS), badSSMS(set, set.setAside(ce.Bad, false))...)
-	reportBad(os.Stderr, bad)
+	rest, unchecked := set.notProvenOlder(set.setAside(ce.Bad, false))
+	bad := append(slices.Clone(set.notSSMS), badSSMS(set, rest)...)
+	reportBad(os.Stderr, append(bad, unchecked...))
 	if errors.Is(ce, shamir.ErrMixedSplits) {
 		return mixedSplits(set, ce.Splits)
 	}

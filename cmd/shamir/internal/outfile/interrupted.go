@@ -9,18 +9,31 @@ import (
 	"strings"
 )
 
-// Interrupted looks in the folder dir for a replacement in place that was
-// stopped in its renaming step (see ReplaceInPlace), and returns nil if
-// there is none. Otherwise it returns an error that says which files are
-// new and which old, and, in its hints, how to finish the replacement or
-// undo it: until then the folder holds new and old files that do not go
-// together.
+// Interrupted looks in the folder dir for a change that was stopped
+// halfway (see Journal), and returns nil if there is none. Otherwise it
+// returns an error that says, for every folder the change touched, which
+// files are new and which old, and, in its hints, the one way on: finish
+// it if it passed its commit point, undo it if it did not, with shamir
+// resume or by hand. A change under way (its folder locked by another
+// process) is said to be so, with no advice.
 func Interrupted(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // the caller reports a folder it cannot read
 	}
 	var errs []error
+	seen := map[string]bool{}
+	for _, j := range journalsAmong(dir, ents) {
+		p, err := readPlan(j)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !seen[p.id] {
+			seen[p.id] = true
+			errs = append(errs, describePlan(dir, p))
+		}
+	}
 	for _, e := range ents {
 		name := e.Name()
 		if !strings.HasPrefix(name, namePrefix) || !strings.HasSuffix(name, extRenames) || !IsLeftover(name) {
@@ -32,14 +45,14 @@ func Interrupted(dir string) error {
 			errs = append(errs, err)
 			continue
 		}
-		errs = append(errs, describe(dir, path, list))
+		errs = append(errs, describeList(dir, path, list))
 	}
 	return errors.Join(errs...)
 }
 
 // describe tells what the list of renames at path, in dir, left done and
 // undone.
-func describe(dir, path string, list []rename) error {
+func describeList(dir, path string, list []oldRename) error {
 	exists := func(name string) bool {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		return !errors.Is(err, fs.ErrNotExist)
@@ -88,4 +101,67 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// describePlan tells what the plan p, found in the folder dir, left done
+// and undone, and the one way on.
+func describePlan(dir string, p *plan) error {
+	for _, f := range p.folders {
+		if who, ok := LockedBy(f); ok {
+			if !strings.HasPrefix(who, "process ") {
+				who += " (shamir " + p.command + ")"
+			}
+			return withHints(fmt.Errorf("%s is being changed now by %s: its files do not go together until it ends", quote(dir), who),
+				"wait until it ends, then run this again")
+		}
+	}
+	// The primary's journal is the plan's reference.
+	committed := p.committed()
+	if pp, err := readPlan(journalName(p.folders[0], p.id, committed)); err == nil {
+		p = pp
+	}
+	var folders, lines, renames, removals []string
+	done, total := 0, 0
+	for i, f := range p.folders {
+		folders = append(folders, quote(display(f)))
+		for _, r := range p.renames[i] {
+			total++
+			tmp, dest := quote(display(filepath.Join(f, r.tmp))), quote(display(filepath.Join(f, r.dest)))
+			if _, err := os.Lstat(filepath.Join(f, r.tmp)); errors.Is(err, fs.ErrNotExist) {
+				done++
+				lines = append(lines, dest+" is new")
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(f, r.dest)); errors.Is(err, fs.ErrNotExist) {
+				lines = append(lines, dest+" is not there yet, and the new one is "+tmp)
+			} else {
+				lines = append(lines, dest+" is old, and the new one is "+tmp)
+			}
+			if committed {
+				renames = append(renames, tmp+" to "+dest)
+			} else {
+				removals = append(removals, tmp)
+			}
+		}
+	}
+	for i := len(p.folders) - 1; i >= 0; i-- {
+		j := journalName(p.folders[i], p.id, committed && i == 0)
+		if _, err := os.Lstat(j); err == nil {
+			removals = append(removals, quote(display(j)))
+		}
+	}
+	where := "in " + strings.Join(folders, " and ")
+	resume := "shamir resume " + quote(display(p.folders[0]))
+	if committed {
+		err := fmt.Errorf("%s: shamir %s was stopped after the commit point of its change %s, %d of %d files in place; new and old files do not go together:\n%s",
+			quote(dir), p.command, where, done, total, strings.Join(lines, "\n"))
+		return withHints(err,
+			"finish it (every new file is whole; the old ones are no longer wanted): "+resume,
+			"or by hand: "+steps(renames, removals)+" (the last one last)")
+	}
+	err := fmt.Errorf("%s: shamir %s was stopped before the commit point of its change %s: every old file is untouched, and the new ones are not to be used:\n%s",
+		quote(dir), p.command, where, strings.Join(lines, "\n"))
+	return withHints(err,
+		"undo it: "+resume,
+		"or by hand: "+steps(nil, removals)+" (the last one last)")
 }

@@ -45,7 +45,7 @@ func IsLeftover(name string) bool {
 	if !ok {
 		return false
 	}
-	for _, ext := range []string{extTmp, extOld, extRenames} {
+	for _, ext := range []string{extTmp, extOld, extRenames, extJournal, extCommitted, extLock} {
 		if r, ok := strings.CutSuffix(rest, ext); ok && r != "" && !strings.Contains(r, ".") {
 			return true
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -44,6 +43,7 @@ func TestReplaceInPlace(t *testing.T) {
 			t.Fatalf("%s not replaced", p)
 		}
 	}
+	Unlock()
 	if got := names(t, dir); len(got) != 3 {
 		t.Fatalf("left: %q", got)
 	}
@@ -52,89 +52,133 @@ func TestReplaceInPlace(t *testing.T) {
 	}
 }
 
-// stopAfter makes the renaming step stop after n files, as a power cut
-// would: nothing after it runs.
+// A stop is a commit stopped at a step, as a power cut would stop it:
+// nothing after it runs.
 type stopped struct{}
 
-func stopAfter(n int) func() {
-	TestHookRenamed = func(done int) {
-		if done == n {
+// stopAt makes the commit stop before its step n (from 1), and returns a
+// function that removes the hook and reports whether it stopped.
+func stopAt(n int) func() bool {
+	k, hit := 0, false
+	TestHookStep = func(op, path string) {
+		if k++; k == n {
+			hit = true
 			panic(stopped{})
 		}
 	}
-	return func() { TestHookRenamed = nil }
+	return func() bool { TestHookStep = nil; return hit }
 }
 
-func commitStopped(t *testing.T, s *Set) {
+// commitStopped commits s, and reports whether it was stopped.
+func commitStopped(t *testing.T, s *Set) (stoppedThere bool) {
 	t.Helper()
 	defer func() {
-		if r := recover(); r != (stopped{}) {
-			t.Fatalf("commit was not stopped: %v", r)
+		if r := recover(); r != nil {
+			if r != (stopped{}) {
+				panic(r)
+			}
+			stoppedThere = true
+			// The process would be gone: what it held goes too.
+			live.Lock()
+			delete(live.sets, s)
+			live.Unlock()
 		}
 	}()
-	s.Commit()
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return false
 }
 
-func TestReplaceInterrupted(t *testing.T) {
-	dir, paths := threeFiles(t)
-	defer stopAfter(1)()
-	s := New(false)
-	s.ReplaceInPlace()
-	for _, p := range paths {
-		write(t, s, p, "new")
+// twoFolders makes three files in dir, the third a symbolic link to a
+// file in another folder, other.
+func twoFolders(t *testing.T) (dir, other string, paths []string) {
+	dir, paths = threeFiles(t)
+	other = t.TempDir()
+	target := filepath.Join(other, "s.3-of-3")
+	os.Rename(paths[2], target)
+	if err := os.Symlink(target, paths[2]); err != nil {
+		t.Fatal(err)
 	}
-	commitStopped(t, s)
-	if readString(t, paths[0]) != "new" || readString(t, paths[1]) != "old" {
-		t.Fatal("not one file replaced")
-	}
-	err := Interrupted(dir)
-	if err == nil {
-		t.Fatal("Interrupted: nothing found")
-	}
-	msg := err.Error()
-	for _, want := range []string{
-		"1 of 3 replaced",
-		fmt.Sprintf("%q is new, and the old one is kept as", paths[0]),
-		fmt.Sprintf("%q is old", paths[1]),
-		fmt.Sprintf("%q is old", paths[2]),
-	} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message lacks %q:\n%s", want, msg)
-		}
-	}
-	hints := err.(interface{ Unwrap() []error }).Unwrap()[0].(*hint.Error).Hints()
-	if len(hints) != 2 || !strings.HasPrefix(hints[0], "to finish it") || !strings.HasPrefix(hints[1], "or to undo it") {
-		t.Fatalf("hints: %q", hints)
-	}
-	// Each file left is a leftover or one of the files.
-	for _, n := range names(t, dir) {
-		if !IsLeftover(n) && !slices.Contains(paths, filepath.Join(dir, n)) {
-			t.Errorf("unexpected %q", n)
-		}
-	}
+	return dir, other, paths
 }
 
-// Following the hints' steps finishes, or undoes, the replacement.
-func TestReplaceInterruptedSteps(t *testing.T) {
-	for _, undo := range []bool{false, true} {
-		dir, paths := threeFiles(t)
-		restore := stopAfter(2)
-		s := New(false)
-		s.ReplaceInPlace()
-		for _, p := range paths {
-			write(t, s, p, "new")
-		}
-		commitStopped(t, s)
-		restore()
-		hints := Interrupted(dir).(interface{ Unwrap() []error }).Unwrap()[0].(*hint.Error).Hints()
-		do(t, hints[pick(undo, "1", "0")[0]-'0'])
-		for _, p := range paths {
-			if got := readString(t, p); got != pick(undo, "old", "new") {
-				t.Errorf("undo %v: %s holds %s", undo, p, got)
+// At every step of a commit a stop leaves a state that Interrupted tells,
+// and that Resume, or the steps of the hint by hand, turns into all old
+// files (before the commit point) or all new ones (after it): never a
+// mixture. The files are three, one behind a symbolic link into another
+// folder, with the lock on.
+func TestJournalEveryStep(t *testing.T) {
+	for _, byHand := range []bool{false, true} {
+		for n := 1; ; n++ {
+			dir, other, paths := twoFolders(t)
+			s := New(false)
+			s.ReplaceInPlace()
+			s.Journal("refresh")
+			for _, p := range paths {
+				write(t, s, p, "new")
 			}
-		}
-		if got := names(t, dir); len(got) != 3 {
-			t.Errorf("undo %v: left %q", undo, got)
+			restore := stopAt(n)
+			hit := commitStopped(t, s)
+			restore()
+			Unlock()
+			if !hit {
+				for _, p := range paths {
+					if readString(t, p) != "new" {
+						t.Fatalf("%s not replaced", p)
+					}
+				}
+				if n < 8 {
+					t.Fatalf("only %d steps", n)
+				}
+				break
+			}
+			want := "old"
+			err := Interrupted(dir)
+			errOther := Interrupted(other)
+			if err == nil {
+				if errOther != nil {
+					t.Fatalf("step %d: the link's folder tells what the share folder does not: %v", n, errOther)
+				}
+				// Stopped before any journal was written, or after the
+				// last was removed.
+				if readString(t, paths[0]) == "new" {
+					want = "new"
+				}
+			} else {
+				hints := err.(interface{ Unwrap() []error }).Unwrap()[0].(*hint.Error).Hints()
+				if strings.HasPrefix(hints[0], "finish it") {
+					want = "new"
+					// Past the commit point, every folder not yet
+					// finished tells.
+					if errOther == nil && readString(t, paths[2]) != "new" {
+						t.Fatalf("step %d: the link's folder does not tell: %v", n, err)
+					}
+				} else if !strings.HasPrefix(hints[0], "undo it") {
+					t.Fatalf("step %d: hints %q", n, hints)
+				}
+				if byHand {
+					do(t, strings.TrimSuffix(hints[1], " (the last one last)"))
+				} else if _, err := Resume(unquote(t, strings.SplitN(hints[0], "shamir resume ", 2)[1]), "resume"); err != nil {
+					t.Fatalf("step %d: %v", n, err)
+				}
+				Unlock()
+			}
+			for _, p := range paths {
+				if got := readString(t, p); got != want {
+					t.Errorf("step %d (by hand %v): %s holds %s, want %s", n, byHand, p, got, want)
+				}
+			}
+			for _, d := range []string{dir, other} {
+				for _, name := range names(t, d) {
+					if IsLeftover(name) && !strings.HasSuffix(name, extTmp) {
+						t.Errorf("step %d (by hand %v): left %s", n, byHand, name)
+					}
+				}
+				if err := Interrupted(d); err != nil {
+					t.Errorf("step %d: still interrupted: %v", n, err)
+				}
+			}
 		}
 	}
 }
@@ -143,6 +187,7 @@ func TestReplaceInterruptedSteps(t *testing.T) {
 func do(t *testing.T, hint string) {
 	t.Helper()
 	_, steps, _ := strings.Cut(hint, ": ")
+	steps = strings.TrimSuffix(steps, " (the last one last)")
 	for _, step := range strings.Split(steps, "; then ") {
 		verb, args, _ := strings.Cut(step, " ")
 		for _, a := range strings.Split(args, ", ") {
@@ -185,5 +230,77 @@ func TestReadList(t *testing.T) {
 		if _, err := readList(p); err == nil {
 			t.Errorf("readList(%q) succeeded", bad[:min(len(bad), 40)])
 		}
+	}
+}
+
+func TestReadPlan(t *testing.T) {
+	dir := t.TempDir()
+	good := journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\n"
+	p := filepath.Join(dir, ".shamir-id.journal")
+	os.WriteFile(p, []byte(good), 0o600)
+	if pl, err := readPlan(p); err != nil || pl.id != "id" || pl.command != "refresh" || len(pl.folders) != 1 || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) {
+		t.Fatalf("readPlan: %+v, %v", pl, err)
+	}
+	for _, bad := range []string{
+		"",
+		"shamir journal 2\ncommand \"r\"\nfolder \"/a\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"a\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a/../b\"\n",
+		journalMagic + "\ncommand \"r\"\nrename \".shamir-x.tmp\" \"s\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \"s.1\" \"s.2\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"../s\"\n",
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s\" \"t\"\n",
+		journalMagic + "\ncommand r\nfolder \"/a\"\n",
+		journalMagic + "\ncommand \"r\"\ncommand \"s\"\nfolder \"/a\"\n",
+		strings.Repeat("x", maxJournal+1),
+	} {
+		os.WriteFile(p, []byte(bad), 0o600)
+		if _, err := readPlan(p); err == nil {
+			t.Errorf("readPlan(%q) succeeded", bad[:min(len(bad), 60)])
+		}
+	}
+}
+
+func FuzzReadPlan(f *testing.F) {
+	f.Add([]byte(journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\nfolder \"/b\"\n"))
+	dir := f.TempDir()
+	p := filepath.Join(dir, ".shamir-id.journal")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		os.WriteFile(p, data, 0o600)
+		pl, err := readPlan(p)
+		if err != nil {
+			return
+		}
+		// What it accepts names nothing outside its folders.
+		for i, d := range pl.folders {
+			if !filepath.IsAbs(d) || filepath.Clean(d) != d {
+				t.Fatalf("folder %q", d)
+			}
+			for _, r := range pl.renames[i] {
+				if !isBase(r.tmp) || !isBase(r.dest) || !IsLeftover(r.tmp) {
+					t.Fatalf("rename %q", r)
+				}
+			}
+		}
+	})
+}
+
+// A journal planted in one folder renames nothing in another that holds
+// no journal of that change.
+func TestJournalPlantedElsewhere(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(b, "victim"), []byte("share"), 0o600)
+	os.WriteFile(filepath.Join(b, ".shamir-leftover.tmp"), []byte("other"), 0o600)
+	plan := fmt.Sprintf("%s\ncommand \"refresh\"\nfolder %q\nfolder %q\nrename \".shamir-leftover.tmp\" \"victim\"\n", journalMagic, a, b)
+	os.WriteFile(filepath.Join(a, ".shamir-planted.committed"), []byte(plan), 0o600)
+	if _, err := Resume(a, "resume"); err != nil {
+		t.Fatal(err)
+	}
+	Unlock()
+	if readString(t, filepath.Join(b, "victim")) != "share" {
+		t.Fatal("a journal in one folder replaced a file in another")
+	}
+	if readString(t, filepath.Join(b, ".shamir-leftover.tmp")) != "other" {
+		t.Fatal("a journal in one folder removed a file in another")
 	}
 }

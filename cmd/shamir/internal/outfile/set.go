@@ -31,6 +31,8 @@ import (
 type Set struct {
 	force   bool
 	replace bool          // ReplaceInPlace: the destinations are the files read
+	journal string        // Journal: the command whose change the commit is (see journal.go)
+	check   func() error  // BeforeCommit
 	inputs  []os.FileInfo // destinations refused
 	pending []*file       // created, not yet committed
 	placed  []*file       // moved into place by a commit not yet finished
@@ -45,7 +47,7 @@ type file struct {
 	// (dest, or the file a symbolic link dest points to); both are ""
 	// for a device or a pipe, written into as it is.
 	tmp, target string
-	old         string // ReplaceInPlace: the name the old file is kept under
+	replace     bool // CreateReplacing: may replace the file at dest
 }
 
 // live holds the sets not yet committed or aborted, for the signal handler
@@ -79,10 +81,16 @@ func New(force bool) *Set {
 func (s *Set) Refuse(files []os.FileInfo) { s.inputs = append(s.inputs, files...) }
 
 // ReplaceInPlace makes the set replace files that exist, as refresh does
-// to the share files it reads, keeping each old file until the new ones are
-// all written, and then all renamed in one short step (see Commit). A run
-// stopped in that step, as by a power cut, is told by Interrupted.
-func (s *Set) ReplaceInPlace() { s.force, s.replace = true, true }
+// to the share files it reads, keeping each old file untouched until the
+// new ones are all written, and then committing them with a journal (see
+// Journal). A run stopped in the commit, as by a power cut, is told by
+// Interrupted and finished or undone by Resume.
+func (s *Set) ReplaceInPlace() {
+	s.force, s.replace = true, true
+	if s.journal == "" {
+		s.journal = "change"
+	}
+}
 
 // MkdirAll makes the folder dir and any of its parents that are missing,
 // with mode 0700, and remembers those it made, for Abort to remove.
@@ -123,8 +131,15 @@ func (s *Set) MkdirAll(dir string) error {
 // A destination that cannot be written is refused at once, before any work
 // is done; Commit checks again, atomically, that no file has appeared at a
 // new destination meanwhile.
-func (s *Set) Create(dest string) (io.Writer, error) {
-	d, err := examine(dest, s.force || s.replace, s.inputs)
+func (s *Set) Create(dest string) (io.Writer, error) { return s.create(dest, false) }
+
+// CreateReplacing is Create for a file that may replace the one at dest,
+// with or without force: the manifest a lifecycle command rewrites in the
+// same commit as the new shares it makes.
+func (s *Set) CreateReplacing(dest string) (io.Writer, error) { return s.create(dest, true) }
+
+func (s *Set) create(dest string, replace bool) (io.Writer, error) {
+	d, err := examine(dest, s.force || s.replace || replace, s.inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +162,9 @@ func (s *Set) Create(dest string) (io.Writer, error) {
 		s.pending = append(s.pending, &file{f: f, dest: dest})
 		return f, nil
 	}
+	if s.journal != "" {
+		step("create", dest)
+	}
 	live.Lock()
 	defer live.Unlock()
 	if live.stopping {
@@ -159,7 +177,7 @@ func (s *Set) Create(dest string) (io.Writer, error) {
 		}
 		return nil, fmt.Errorf("cannot create %s: %v", quote(dest), unwrap(err))
 	}
-	s.pending = append(s.pending, &file{f: f, dest: dest, tmp: tmp, target: d.target})
+	s.pending = append(s.pending, &file{f: f, dest: dest, tmp: tmp, target: d.target, replace: replace})
 	return f, nil
 }
 
@@ -187,6 +205,7 @@ func (s *Set) Commit() error {
 		// name pointing at a file whose data never reached the disk. A
 		// pipe or a device need not, and many cannot.
 		if p.tmp != "" {
+			step("sync", p.tmp)
 			if e := p.f.Sync(); e != nil && err == nil {
 				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
 			}
@@ -195,17 +214,27 @@ func (s *Set) Commit() error {
 			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
 		}
 	}
-	if err == nil && s.replace {
-		err = s.replaceAll()
+	if err == nil && s.journal != "" {
+		err = s.commitJournal()
 	} else if err == nil {
 		err = s.placeAll()
+	}
+	var ce *committedError
+	if errors.As(err, &ce) {
+		// Past the commit point, the new files are kept for Resume.
+		s.pending, s.placed, s.dirs = nil, nil, nil
+		delete(live.sets, s)
+		return err
 	}
 	if err != nil {
 		s.abortLocked()
 		return err
 	}
-	for _, dir := range s.targetDirs() {
-		syncDir(dir)
+	if s.journal == "" {
+		// A journal's commit synced its folders itself.
+		for _, dir := range s.targetDirs() {
+			syncDir(dir)
+		}
 	}
 	s.pending, s.placed, s.dirs = nil, nil, nil
 	delete(live.sets, s)
@@ -290,8 +319,8 @@ func (s *Set) abortLocked() bool {
 			had = true
 		}
 	}
-	if !s.replace {
-		// replaceAll has put back what it replaced.
+	if s.journal == "" {
+		// A journal's commit moves nothing before its commit point.
 		for _, p := range s.placed {
 			os.Remove(p.target)
 		}

@@ -56,6 +56,7 @@ func CatchSignals(report func(sig os.Signal, removed bool)) {
 				removed = true
 			}
 		}
+		Unlock()
 		report(sig, removed)
 		exitBySignal(sig)
 	}()

@@ -47,6 +47,12 @@ type content struct {
 	// fips says that kindAside is an age file that FIPS 140-only mode
 	// keeps closed.
 	fips bool
+	// unopened says that kindAside is an age file of the split's that
+	// could not be opened (its passphrase was typed wrong three times).
+	unopened bool
+	// sealed says that kindSSMS was read from inside an age file, whose
+	// key the classifier's memory holds.
+	sealed bool
 
 	r    *bufio.Reader // kindSSMS: positioned at the start of the share
 	head []byte        // kindSSMS: its first bytes
@@ -83,6 +89,9 @@ type paperPiece struct {
 type classifier struct {
 	decode string
 	ids    []age.Identity
+	// mem, when not nil, remembers how each age file was opened, for
+	// the commands that read a file again (ageMemory).
+	mem *ageMemory
 	// inLayer says that the input is the content of a layer, in which
 	// another layer is no share: an age file sealed in an age file could
 	// nest as deep as the file is long.
@@ -149,13 +158,19 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 		r = armor.NewReader(br)
 	}
 	// A file encrypted with a passphrase asks for it (passphrase.go).
-	d, err := age.Decrypt(r, append(slices.Clip(c.ids), &passphrasePrompt{where})...)
+	ids := append(slices.Clip(c.ids), &passphrasePrompt{where: where})
+	if c.mem != nil {
+		ids = []age.Identity{c.mem.identity(ids)}
+	}
+	d, err := age.Decrypt(r, ids...)
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		var ie *identityError
 		switch {
 		case errors.As(err, &ie):
 			return content{}, ie
+		case errors.Is(err, errPassphraseTries):
+			return content{kind: kindAside, why: "could not be opened: " + errPassphraseTries.Error(), unopened: true}, nil
 		case errors.Is(err, errNoTerminal):
 			return aside("encrypted with a passphrase: " + errNoTerminal.Error()), nil
 		case errors.As(err, &nm) && len(c.ids) == 0:
@@ -164,6 +179,9 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 			return aside("not ours: encrypted to another holder, none of the identities given (-i) opens it"), nil
 		}
 		return none("encrypted with age, but cannot be decrypted: " + err.Error()), nil
+	}
+	if c.mem != nil {
+		c.mem.note(where)
 	}
 	layer := *c
 	layer.inLayer = true
@@ -180,6 +198,7 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 		// no share, and a *.shamir.age file is named as a bad one.
 		return none("encrypted with age, but what it holds is no share"), nil
 	}
+	inner.sealed = true
 	return inner, nil
 }
 

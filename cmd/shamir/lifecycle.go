@@ -74,6 +74,15 @@ type lifecycle struct {
 	written      []string // SSMS share files
 	newShares    [][]byte // Vault-format shares
 	newEnc       string
+
+	// For people (lifecycle_people.go): the holders of -r and -R,
+	// -paper, refresh's -retire, and the shares written for people.
+	recipients, recipientFiles list
+	holders                    []holder
+	paper                      string
+	retire                     list
+	targets                    []*target
+	newManifest                string // the manifest to write for holders, when none was given
 }
 
 // An xList is a flag.Value holding x coordinates, given as numbers
@@ -156,12 +165,16 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	boolFlag(fs, &lc.force, "f", "force")
 	valueFlag(fs, lc.encode, "encode")
 	stringFlag(fs, &lc.manifestPath, "manifest")
+	lc.peopleFlags(fs)
 	c.flags(fs, lc)
 	args, err := lc.rf.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if err := c.check(lc); err != nil {
+		return err
+	}
+	if err := lc.readPeople(); err != nil {
 		return err
 	}
 	if err := lc.readLifecycleManifest(); err != nil {
@@ -391,7 +404,7 @@ const lifecycleFlags = `	-o, -output FILE     write the shares to FILE instead o
 	                     read it in ps: prefer stdin
 	-f, -force           overwrite FILE
 	-q, -quiet           no notes or summary
-` + manifestFlagHelp
+` + peopleFlagsHelp + manifestFlagHelp
 
 var cmdRecreate = &command{
 	name:  "recreate",
@@ -717,6 +730,7 @@ var refreshCmd = &lifecycleCmd{
 	name: "refresh",
 	flags: func(fs *flag.FlagSet, lc *lifecycle) {
 		intFlag(fs, &lc.parts, "n", "parts")
+		valueFlag(fs, &lc.retire, "retire")
 	},
 	check: func(lc *lifecycle) error {
 		if n := lc.parts; n != 0 && (n < 2 || n > 255) {

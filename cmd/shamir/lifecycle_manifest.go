@@ -1,6 +1,9 @@
 package main
 
 import (
+	"cmp"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -49,39 +52,55 @@ func (lc *lifecycle) readLifecycleManifest() error {
 // updateManifest replaces -manifest with the manifest of the split after
 // the run: the new shares are those it wrote (lc.written, lc.newShares).
 func (lc *lifecycle) updateManifest() error {
-	if lc.prev == nil {
-		return nil
-	}
-	held, err := lc.newHeld()
-	if err != nil {
-		return err
-	}
+	path := lc.manifestPath
 	var m *manifest.Manifest
-	switch lc.cmd.name {
-	case "refresh", "reshare":
-		t := lc.newT
-		if t == 0 {
-			t = lc.t.t
-		}
-		if m, err = manifestOf(held, lc.newEnc, t); err != nil {
+	switch {
+	case lc.targets != nil && (lc.prev != nil || lc.newManifest != ""):
+		var err error
+		if m, err = lc.peopleManifest(); err != nil {
 			return err
 		}
-		m.Name = lc.prev.Name
-		carryOver(m, lc.prev)
+		if lc.prev == nil {
+			path = lc.newManifest
+		}
+	case lc.prev == nil:
+		return nil
 	default:
-		m = addShares(lc.prev, held)
+		held, err := lc.newHeld()
+		if err != nil {
+			return err
+		}
+		switch lc.cmd.name {
+		case "refresh", "reshare":
+			t := lc.newT
+			if t == 0 {
+				t = lc.t.t
+			}
+			if m, err = manifestOf(held, lc.newEnc, t); err != nil {
+				return err
+			}
+			m.Name = lc.prev.Name
+			carryOver(m, lc.prev)
+		default:
+			m = addShares(lc.prev, held)
+		}
 	}
 	set := outfile.New(true)
+	if lc.prev == nil {
+		set = outfile.New(lc.force)
+	}
 	defer set.Abort()
-	set.ReplaceInPlace()
-	if err := writeWhole(set, lc.manifestPath, m.Encode()); err != nil {
+	if lc.prev != nil {
+		set.ReplaceInPlace()
+	}
+	if err := writeWhole(set, path, m.Encode()); err != nil {
 		return err
 	}
 	if err := set.Commit(); err != nil {
 		return fmt.Errorf("the new shares are written, but the manifest is not: %v", err)
 	}
 	if !lc.rf.quiet {
-		sayf(os.Stderr, "updated %s: %s of split %s, any %d of which recover the secret", quote(lc.manifestPath),
+		sayf(os.Stderr, "%s %s: %s of split %s, any %d of which recover the secret", pick(lc.prev != nil, "updated", "wrote"), quote(path),
 			count(len(m.Shares), "share"), m.SplitID, m.Threshold)
 	}
 	return nil
@@ -163,4 +182,66 @@ func addShares(prev *manifest.Manifest, held []heldShare) *manifest.Manifest {
 	slices.SortFunc(m.Shares, func(a, b manifest.Share) int { return a.Share - b.Share })
 	m.Parts = len(m.Shares)
 	return &m
+}
+
+// peopleManifest returns the manifest of the split after a run that wrote
+// for people (lc.targets): refresh and reshare make the manifest of the
+// new shares, which are the whole split, with the holders' earlier keys
+// kept as previous ones; recreate and extend renew or add the entries of
+// the shares they made.
+func (lc *lifecycle) peopleManifest() (*manifest.Manifest, error) {
+	ssms := lc.newEnc == ""
+	entries := lc.targetsManifest(ssms, lc.newEnc)
+	whole := lc.cmd.name == "refresh" || lc.cmd.name == "reshare"
+	var m *manifest.Manifest
+	if whole || lc.prev == nil {
+		m = &manifest.Manifest{Version: manifest.Version, SplitIDSource: "ssms", ShareFormat: "ssms"}
+		if ssms {
+			info, err := shamir.InspectSSMS(lc.targets[0].sink.share.head)
+			if err != nil {
+				return nil, err
+			}
+			m.SplitID, m.Threshold = hex.EncodeToString(info.SplitID[:]), info.Threshold
+		} else {
+			id := make([]byte, 16)
+			rand.Read(id)
+			m.SplitID, m.SplitIDSource, m.ShareFormat = hex.EncodeToString(id), "random", "vault-"+lc.newEnc
+			m.Threshold = cmp.Or(lc.newT, lc.t.t)
+			if lc.cmd.name == "refresh" && lc.prev != nil {
+				m.SplitID, m.SplitIDSource = lc.prev.SplitID, lc.prev.SplitIDSource
+			}
+		}
+		if lc.prev != nil {
+			m.Name = lc.prev.Name
+		} else if ssms {
+			m.Name = lc.name
+		}
+		m.Shares = entries
+		if lc.prev != nil {
+			carryOver(m, lc.prev)
+		}
+	} else {
+		c := *lc.prev
+		m = &c
+		m.Shares = slices.Clone(lc.prev.Shares)
+		for _, e := range entries {
+			i := slices.IndexFunc(m.Shares, func(s manifest.Share) bool {
+				return ssms && s.Share == e.Share || !ssms && s.X != 0 && s.X == e.X
+			})
+			if i < 0 {
+				if !ssms {
+					e.Share = len(m.Shares) + 1
+				}
+				m.Shares = append(m.Shares, e)
+				continue
+			}
+			if !ssms {
+				e.Share = m.Shares[i].Share
+			}
+			m.Shares[i] = e
+		}
+	}
+	slices.SortFunc(m.Shares, func(a, b manifest.Share) int { return a.Share - b.Share })
+	m.Parts = len(m.Shares)
+	return m, nil
 }

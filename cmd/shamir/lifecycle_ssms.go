@@ -287,6 +287,11 @@ func newSSMSShares(lc *lifecycle, set *shareSet, nums []int) error {
 		paths[k] = filepath.Join(dir, shareFileName(name, i, n))
 		idx[k] = i - 1
 	}
+	if lc.forPeople() {
+		return lc.newSharesForPeople(set, dir, name, nums, n, func(ws []io.Writer) ([]shamir.BadShare, error) {
+			return shamir.RecreateSSMSTo(ws, set.readers(), idx...)
+		})
+	}
 	if err := lc.writeNewShares(set, dir, paths, func(ws []io.Writer) ([]shamir.BadShare, error) {
 		return shamir.RecreateSSMSTo(ws, set.readers(), idx...)
 	}); err != nil {
@@ -366,6 +371,9 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 	if lc.parts != 0 && lc.parts != len(set.ssms) {
 		return withHints(fmt.Errorf("%s given, -n %d: refresh every share of the split", count(len(set.ssms), "share file"), lc.parts),
 			"a share left out is not refreshed, and no longer combines with the new ones")
+	}
+	if lc.refreshForPeople(set) {
+		return refreshPeople(lc, set)
 	}
 	for _, s := range set.ssms {
 		if s.f == nil {
@@ -470,8 +478,19 @@ func reshareSSMS(lc *lifecycle, set *shareSet) error {
 		dir = "."
 	}
 	paths := make([]string, lc.parts)
+	nums := make([]int, lc.parts)
 	for i := range paths {
 		paths[i] = filepath.Join(dir, shareFileName(name, i+1, lc.parts))
+		nums[i] = i + 1
+	}
+	if lc.forPeople() {
+		err := lc.newSharesForPeople(set, dir, name, nums, lc.parts, func(ws []io.Writer) ([]shamir.BadShare, error) {
+			return shamir.ReshareSSMSTo(ws, set.readers(), lc.newT)
+		})
+		if err == nil && !lc.rf.quiet {
+			sayf(os.Stderr, "a new split: any %d of its %d shares recover the secret; destroy the old shares: together they still recover it", lc.newT, lc.parts)
+		}
+		return err
 	}
 	if err := lc.writeNewShares(set, dir, paths, func(ws []io.Writer) ([]shamir.BadShare, error) {
 		return shamir.ReshareSSMSTo(ws, set.readers(), lc.newT)

@@ -197,7 +197,7 @@ func openForManifest(mf *manifest.File, path string, ids []age.Identity) error {
 	if head, _ := br.Peek(len(ageHeader)); !bytes.Equal(head, []byte(ageHeader)) {
 		r = armor.NewReader(br)
 	}
-	d, err := age.Decrypt(r, append(slices.Clip(ids), &passphrasePrompt{quote(path)})...)
+	d, err := age.Decrypt(r, append(slices.Clip(ids), &passphrasePrompt{where: quote(path)})...)
 	if ie := (*identityError)(nil); errors.As(err, &ie) {
 		return ie.err
 	}

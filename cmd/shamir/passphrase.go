@@ -5,6 +5,7 @@ import (
 	"crypto/fips140"
 	"errors"
 	"fmt"
+	"os"
 
 	"filippo.io/age"
 )
@@ -69,12 +70,28 @@ func askHolderPassphrases(hs []holder) error {
 	return nil
 }
 
+// passphraseTries is how many times a passphrase is asked for before the
+// file is taken for one that could not be opened (or, at split, before
+// the split stops): one mistyped passphrase loses no one's work.
+const passphraseTries = 3
+
+// errPassphraseTries is a file whose passphrase was typed wrong
+// passphraseTries times: the file could not be opened. Unlike an
+// identityError it does not stop a command that reads several files:
+// combine goes on with the others, and says which it could not open.
+var errPassphraseTries = errors.New("the passphrase typed was wrong three times")
+
 // A passphrasePrompt opens a file encrypted with a passphrase (age -p, or a
 // passphrase holder's file): it asks for the passphrase on the terminal
 // (/dev/tty, as age does: see askPassphrase) when the file is one, and says
-// nothing of other files.
+// nothing of other files. A wrong passphrase is asked for again, up to
+// passphraseTries times in all.
 type passphrasePrompt struct {
 	where string // the file, for the prompt
+	// rcpt is, once the file is open, a recipient of the passphrase
+	// that opened it: a share made again for the same holder is sealed
+	// under the passphrase they typed (ageMemory).
+	rcpt age.Recipient
 }
 
 func (p *passphrasePrompt) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
@@ -84,6 +101,20 @@ func (p *passphrasePrompt) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 	if fips140.Enforced() {
 		return nil, &identityError{fmt.Errorf("%s is encrypted with a passphrase (scrypt), which FIPS 140-3 does not approve", p.where)}
 	}
+	for try := 1; ; try++ {
+		key, err := p.try(stanzas)
+		if !errors.Is(err, age.ErrIncorrectIdentity) {
+			return key, err
+		}
+		if try == passphraseTries {
+			return nil, fmt.Errorf("%s: %w", p.where, errPassphraseTries)
+		}
+		warnf(os.Stderr, "wrong passphrase for %s; try again (%s left)", p.where, count(passphraseTries-try, "try", "tries"))
+	}
+}
+
+// try asks for the passphrase once and opens the file's key with it.
+func (p *passphrasePrompt) try(stanzas []*age.Stanza) ([]byte, error) {
 	pass, err := askPassphrase(fmt.Sprintf("Passphrase for %s: ", p.where))
 	if errors.Is(err, errNoTerminal) {
 		return nil, err
@@ -97,8 +128,11 @@ func (p *passphrasePrompt) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 		return nil, err
 	}
 	key, err := id.Unwrap(stanzas)
-	if errors.Is(err, age.ErrIncorrectIdentity) {
-		return nil, &identityError{fmt.Errorf("%s: wrong passphrase", p.where)}
+	if err == nil {
+		if r, err := age.NewScryptRecipient(string(pass)); err == nil {
+			r.SetWorkFactor(scryptWorkFactor)
+			p.rcpt = r
+		}
 	}
 	return key, err
 }

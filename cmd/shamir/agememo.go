@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"os"
+
+	"filippo.io/age"
+	"filippo.io/age/armor"
+)
+
+// This file lets a command read a holder's age file more than once in one
+// run without asking its holder again: refresh reads each share once to
+// check it and once to copy it under its new header, and once more to make
+// an absent holder's share. The first opening asks for the passphrase, or
+// runs the token's plugin; the file key it yields is kept, in memory, for
+// the run, by the file's header, and a file opened with a passphrase keeps
+// that passphrase as a recipient, so that the holder's refreshed share is
+// sealed under the passphrase they typed.
+
+// An ageMemory is what one run remembers of the age files it opened.
+type ageMemory struct {
+	keys map[[32]byte][]byte
+	pass map[[32]byte]age.Recipient
+	last [32]byte // the header of the file last opened
+	// opened holds the header of each file opened, by where it was
+	// read from (its quoted path).
+	opened map[string][32]byte
+}
+
+// note records that the file where was the one last opened.
+func (m *ageMemory) note(where string) { m.opened[where] = m.last }
+
+// passphraseOf returns the recipient of the passphrase that opened the
+// file where, if a passphrase did.
+func (m *ageMemory) passphraseOf(where string) age.Recipient {
+	p, ok := m.opened[where]
+	if !ok {
+		return nil
+	}
+	return m.pass[p]
+}
+
+func newAgeMemory() *ageMemory {
+	return &ageMemory{keys: map[[32]byte][]byte{}, pass: map[[32]byte]age.Recipient{}, opened: map[string][32]byte{}}
+}
+
+// stanzaPrint identifies an age file's header by its stanzas.
+func stanzaPrint(stanzas []*age.Stanza) [32]byte {
+	h := sha256.New()
+	for _, s := range stanzas {
+		h.Write([]byte(s.Type))
+		for _, a := range s.Args {
+			h.Write([]byte{0})
+			h.Write([]byte(a))
+		}
+		h.Write([]byte{1})
+		h.Write(s.Body)
+		h.Write([]byte{2})
+	}
+	var p [32]byte
+	h.Sum(p[:0])
+	return p
+}
+
+// identity returns an identity that opens a file with a key remembered,
+// or else with ids, remembering the key that opened it.
+func (m *ageMemory) identity(ids []age.Identity) age.Identity {
+	return &rememberingIdentity{m, ids}
+}
+
+type rememberingIdentity struct {
+	m   *ageMemory
+	ids []age.Identity
+}
+
+func (r *rememberingIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
+	p := stanzaPrint(stanzas)
+	r.m.last = p
+	if k, ok := r.m.keys[p]; ok {
+		return bytes.Clone(k), nil
+	}
+	for _, id := range r.ids {
+		k, err := id.Unwrap(stanzas)
+		if errors.Is(err, age.ErrIncorrectIdentity) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.m.keys[p] = bytes.Clone(k)
+		if pp, ok := id.(*passphrasePrompt); ok && pp.rcpt != nil {
+			r.m.pass[p] = pp.rcpt
+		}
+		return k, nil
+	}
+	return nil, age.ErrIncorrectIdentity
+}
+
+// openAgeFile opens the age file at path (binary or armored) with the
+// keys m remembers: it asks for nothing.
+func (m *ageMemory) openAgeFile(path string) (io.Reader, io.Closer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fileError(err)
+	}
+	br := bufio.NewReaderSize(f, copyBufSize)
+	var r io.Reader = br
+	if head, _ := br.Peek(len(ageHeader)); !bytes.Equal(head, []byte(ageHeader)) {
+		r = armor.NewReader(br)
+	}
+	d, err := age.Decrypt(r, m.identity(nil))
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return d, f, nil
+}

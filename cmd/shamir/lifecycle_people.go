@@ -1,0 +1,765 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"filippo.io/age"
+	"github.com/gf256/shamir"
+	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
+	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
+	"github.com/gf256/shamir/cmd/shamir/internal/paper"
+)
+
+// This file is the lifecycle commands for people: recreate, extend,
+// refresh and reshare write the shares they make as split writes them,
+// through the same sinks (sink.go): each encrypted with age to its holder
+// (-r, -R, or the recipient the manifest records for that share), a paper
+// copy of each (-paper), and the manifest updated with what was handed
+// out. So the holders of a split stay its holders over its life: a
+// refresh with some of them away makes the shares of those away too, from
+// the shares of those present, sealed to them; and none is retired unless
+// named (-retire).
+
+// peopleFlagsHelp is the help of the flags for people, the same in the
+// four commands.
+const peopleFlagsHelp = `	-i, -identity FILE   an age identity file that opens shares encrypted
+	                     to it, as combine takes it (may be repeated)
+	-r, -recipient [NAME:]RECIPIENT
+	                     encrypt a new share to RECIPIENT with age, for
+	                     the holder NAME, as split -r does (repeat: one
+	                     per new share, in order); NAME: passphrase asks
+	                     NAME for a passphrase on the terminal. With
+	                     -manifest, the recipients it records are used for
+	                     the shares of its holders, and -r NAME:… replaces
+	                     NAME's
+	-R, -recipients FILE the holders, one a line, as split -R takes them
+	-paper DIR           write a paper copy of each new share in DIR
+`
+
+// peopleFlags registers the flags for people.
+func (lc *lifecycle) peopleFlags(fs *flag.FlagSet) {
+	valueFlag(fs, &lc.recipients, "r", "recipient")
+	valueFlag(fs, &lc.recipientFiles, "R", "recipients")
+	stringFlag(fs, &lc.paper, "paper")
+}
+
+// readPeople reads the holders of -r and -R, and checks -paper.
+func (lc *lifecycle) readPeople() error {
+	if lc.paper == "-" {
+		return usagef("-paper -: the paper copies are files, and -paper names their folder")
+	}
+	if len(lc.recipients)+len(lc.recipientFiles) == 0 {
+		return nil
+	}
+	if lc.out == "-" {
+		return usagef("-o -: each holder's share is a file of its own, and -o names their folder")
+	}
+	hs, err := readHolders(lc.recipients, lc.recipientFiles)
+	if err != nil {
+		return err
+	}
+	lc.holders = hs
+	return nil
+}
+
+// forPeople reports whether the new shares go to people: to holders named
+// by -r, -R or the manifest's recipients, or on paper.
+func (lc *lifecycle) forPeople() bool {
+	if len(lc.holders) > 0 || lc.paper != "" || len(lc.retire) > 0 {
+		return true
+	}
+	if lc.prev != nil {
+		for _, s := range lc.prev.Shares {
+			if s.Recipient != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A target is one new share and where it goes: its number (an SSMS
+// share's, from 1; a Vault-format share's x coordinate), its holder (nil
+// for a share file in the clear) and its file.
+type target struct {
+	number int
+	holder *holder
+	path   string // "" for a Vault-format share without a holder
+	sink   *shareSink
+}
+
+// manifestEntry returns the manifest's entry of the share number, if any.
+func (lc *lifecycle) manifestEntry(number int, ssms bool) *manifest.Share {
+	if lc.prev == nil {
+		return nil
+	}
+	for i := range lc.prev.Shares {
+		s := &lc.prev.Shares[i]
+		if ssms && s.Share == number || !ssms && s.X != 0 && s.X == number {
+			return s
+		}
+	}
+	return nil
+}
+
+// explicitHolder returns the holder of -r or -R named name, if any.
+func (lc *lifecycle) explicitHolder(name string) *holder {
+	for i := range lc.holders {
+		if strings.EqualFold(lc.holders[i].name, name) {
+			return &lc.holders[i]
+		}
+	}
+	return nil
+}
+
+// holderOf returns the holder of the new share number: the k-th holder of
+// -r and -R when they give one per new share (byOrder), or the holder the
+// manifest records for that share, with their recipient (replaced by one
+// of -r of the same name). sealed, when not nil, is the age file the share
+// was read from: a passphrase holder present is sealed again under the
+// passphrase that opened it. A share whose holder is not known has none
+// (nil): it is written in the clear, as a share file.
+func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ssmsShare, mem *ageMemory) (*holder, error) {
+	if byOrder {
+		return &lc.holders[k], nil
+	}
+	e := lc.manifestEntry(number, ssms)
+	if e == nil {
+		if opened != nil && opened.sealed {
+			return nil, withHints(fmt.Errorf("%s is encrypted to its holder, and who that is (their recipient) is not known", opened.where),
+				"give the split's manifest with -manifest, or the holder's recipient with -r NAME:RECIPIENT")
+		}
+		return nil, nil
+	}
+	if h := lc.explicitHolder(e.Holder); h != nil {
+		return h, nil
+	}
+	if e.Recipient == "" {
+		return nil, nil
+	}
+	h := &holder{name: e.Holder, recipient: e.Recipient, from: quote(lc.manifestPath) + " (share " + fmt.Sprint(e.Share) + ")"}
+	if e.Recipient == passphraseRecipient {
+		if r := passphraseOf(opened, mem); r != nil {
+			h.rcpt = r
+			return h, nil
+		}
+		return nil, withHints(fmt.Errorf("%s keeps their share under a passphrase, and is not here to type it: their new share cannot be sealed for them", quote(e.Holder)),
+			fmt.Sprintf("bring %s's file, opened with their passphrase; or give them a key with -r %s:RECIPIENT, or have a new passphrase typed for them with -r %s:passphrase", e.Holder, e.Holder, e.Holder))
+	}
+	if err := h.parse(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// passphraseOf returns the recipient of the passphrase that opened the
+// sealed share s, if one did.
+func passphraseOf(s *ssmsShare, mem *ageMemory) age.Recipient {
+	if s == nil || !s.sealed || mem == nil {
+		return nil
+	}
+	return mem.passphraseOf(s.where)
+}
+
+// checkByOrder checks that -r and -R give one holder per new share, when
+// they are matched to the new shares in order; it reports whether they
+// are.
+func (lc *lifecycle) checkByOrder(n int) (bool, error) {
+	if len(lc.holders) == 0 {
+		return false, nil
+	}
+	if lc.prev != nil {
+		// With a manifest, -r NAME:… replaces the recipient of NAME,
+		// one of its holders, or names the holders of new shares in
+		// order.
+		all := true
+		for _, h := range lc.holders {
+			if !slices.ContainsFunc(lc.prev.Shares, func(s manifest.Share) bool { return strings.EqualFold(s.Holder, h.name) }) {
+				all = false
+			}
+		}
+		if all {
+			return false, nil
+		}
+	}
+	if len(lc.holders) != n {
+		return false, usagef("%s given for %s: one per new share", count(len(lc.holders), "recipient"), count(n, "new share"))
+	}
+	return true, nil
+}
+
+// askNewPassphrases asks the holders whose new share is sealed under a
+// passphrase typed now (-r NAME:passphrase) for it.
+func askNewPassphrases(ts []*target) error {
+	var hs []holder
+	var at []int
+	for k, t := range ts {
+		if t.holder != nil && t.holder.recipient == passphraseRecipient && t.holder.rcpt == nil {
+			hs = append(hs, *t.holder)
+			at = append(at, k)
+		}
+	}
+	if err := askHolderPassphrases(hs); err != nil {
+		return err
+	}
+	for i, k := range at {
+		h := hs[i]
+		ts[k].holder = &h
+	}
+	return nil
+}
+
+// pathOf returns the file of the new share number in dir: its holder's
+// file, or the share file NAME.I-of-N.shamir.
+func pathOf(dir string, h *holder, name string, number, parts int) string {
+	if h != nil {
+		return filepath.Join(dir, holderFileName(h.name))
+	}
+	return filepath.Join(dir, shareFileName(name, number, parts))
+}
+
+// openTargets opens the sinks of ts in set.
+func (lc *lifecycle) openTargets(set *outfile.Set, ts []*target) error {
+	keep := sinkKeeps{paper: lc.paper != "", manifest: true}
+	for _, t := range ts {
+		s, err := newSink(set, t.path, t.holder, keep)
+		if err != nil {
+			return err
+		}
+		t.sink = s
+	}
+	return nil
+}
+
+// closeTargets completes the files of ts, then writes their paper copies
+// through set. splitID names the split on the pages; name is the NAME of
+// the share files, "" for Vault-format shares in enc.
+func (lc *lifecycle) closeTargets(set *outfile.Set, ts []*target, splitID []byte, name, enc string, parts, t int) error {
+	for _, tg := range ts {
+		if err := tg.sink.close(); err != nil {
+			return err
+		}
+	}
+	if lc.paper == "" {
+		return nil
+	}
+	if err := set.MkdirAll(lc.paper); err != nil {
+		return err
+	}
+	o := &splitOptions{parts: parts, threshold: t, name: name, encode: enc}
+	for _, tg := range ts {
+		if !tg.sink.share.whole() {
+			return paperTooBig(tg.sink.share.n)
+		}
+		info := paper.Info{Index: tg.number, Parts: parts, Threshold: t, SplitID: hex.EncodeToString(splitID),
+			Format: pick(enc == "", "SSMS", "Vault-format"), Command: recombineCommand(o)}
+		base := fmt.Sprintf("share.%d-of-%d", tg.number, parts)
+		if enc == "" {
+			base = strings.TrimSuffix(shareFileName(name, tg.number, parts), ".shamir")
+		}
+		if tg.holder != nil {
+			base, info.Holder = tg.holder.name, tg.holder.name
+		}
+		if err := writePaper(set, lc.paper, base, tg.sink.share.head, info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTargets writes the new SSMS shares ts, all of them or none, in
+// the folder dir, with fill, which writes share k to ws[k] and returns the
+// shares it found bad among those read.
+func (lc *lifecycle) writeTargets(set *shareSet, dir string, ts []*target, name string, parts int,
+	fill func(ws []io.Writer) ([]shamir.BadShare, error)) error {
+	if err := askNewPassphrases(ts); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(dir))
+	}
+	out := outfile.New(lc.force)
+	defer out.Abort()
+	if err := out.MkdirAll(dir); err != nil {
+		return err
+	}
+	if err := lc.openTargets(out, ts); err != nil {
+		return err
+	}
+	ws := make([]io.Writer, len(ts))
+	for k, t := range ts {
+		ws[k] = io.MultiWriter(t.sink.w, t.sink.share)
+	}
+	found, err := fill(ws)
+	if err != nil {
+		return ssmsError(set, err)
+	}
+	info, err := shamir.InspectSSMS(ts[0].sink.share.head)
+	if err != nil {
+		return err
+	}
+	if err := lc.closeTargets(out, ts, info.SplitID[:], name, "", parts, info.Threshold); err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	reportFound(set, found)
+	lc.targets = ts
+	return nil
+}
+
+// sayTargets says what was written for people.
+func (lc *lifecycle) sayTargets(ts []*target) {
+	if lc.rf.quiet {
+		return
+	}
+	var sealed, plain []string
+	for _, t := range ts {
+		switch {
+		case t.path == "":
+		case t.holder != nil:
+			sealed = append(sealed, t.path)
+		default:
+			plain = append(plain, t.path)
+		}
+	}
+	if len(sealed) > 0 {
+		sayf(os.Stderr, "wrote %s, each encrypted to its holder: %s", count(len(sealed), "share file"), quotes(sealed))
+	}
+	if len(plain) > 0 {
+		sayf(os.Stderr, "wrote %s: %s", count(len(plain), "share file"), quotes(plain))
+	}
+	if lc.paper != "" {
+		sayf(os.Stderr, "wrote a paper copy of each new share in %s: PNG and SVG QR codes, and an HTML page to print", quote(lc.paper))
+	}
+}
+
+// targetsHeld returns what the manifest records of each share written for
+// people, and their entries' holder details.
+func (lc *lifecycle) targetsManifest(ssms bool, enc string) []manifest.Share {
+	var out []manifest.Share
+	for _, t := range lc.targets {
+		s := t.sink
+		ms := manifest.Share{Share: t.number, PlainSHA256: hex.EncodeToString(s.plain.Sum(nil))}
+		if !ssms {
+			ms.X = t.number
+		}
+		if k, err := s.share.key.Key(); err == nil {
+			ms.AttestKey = k.Public().String()
+		}
+		if t.holder != nil {
+			ms.Holder, ms.Recipient = t.holder.name, t.holder.recipient
+			ms.File = filepath.Base(t.path)
+			ms.EncryptedSHA256 = hex.EncodeToString(s.cipher.Sum(nil))
+		} else if e := lc.manifestEntry(t.number, ssms); e != nil {
+			ms.Holder = e.Holder
+		} else {
+			ms.Holder = fmt.Sprintf("share-%d", t.number)
+		}
+		out = append(out, ms)
+	}
+	return out
+}
+
+// errNoHolderFile is the refusal of a share read from stdin where its
+// holder's file is to be rewritten.
+var errNoHolderFile = errors.New("a share read from stdin cannot be refreshed in place")
+
+// newSharesForPeople writes the new SSMS shares nums (of parts, named
+// name) of recreate, extend or reshare for people, in dir, with fill.
+func (lc *lifecycle) newSharesForPeople(set *shareSet, dir, name string, nums []int, parts int,
+	fill func(ws []io.Writer) ([]shamir.BadShare, error)) error {
+	byOrder, err := lc.checkByOrder(len(nums))
+	if err != nil {
+		return err
+	}
+	ts := make([]*target, len(nums))
+	for k, num := range nums {
+		h, err := lc.holderOf(k, num, true, byOrder, nil, set.mem)
+		if err != nil {
+			return err
+		}
+		ts[k] = &target{number: num, holder: h, path: pathOf(dir, h, name, num, parts)}
+	}
+	if err := lc.writeTargets(set, dir, ts, name, parts, fill); err != nil {
+		return err
+	}
+	lc.noteManifestDir(dir)
+	lc.sayTargets(ts)
+	return nil
+}
+
+// noteManifestDir makes, when the new shares have holders and no manifest
+// was given, the manifest of the new shares dir/manifest.json, as split
+// writes one beside the holders' files: for reshare and refresh, whose
+// new shares are the whole split.
+func (lc *lifecycle) noteManifestDir(dir string) {
+	if lc.prev != nil || lc.cmd.name == "recreate" || lc.cmd.name == "extend" {
+		return
+	}
+	for _, t := range lc.targets {
+		if t.holder != nil {
+			lc.newManifest = filepath.Join(dir, manifest.FileName)
+			return
+		}
+	}
+}
+
+// refreshForPeople reports whether refresh writes for people: a share was
+// read from a holder's file or from paper, holders, paper or a holder to
+// retire were asked for, or the manifest lists holders whose shares are
+// not among those given (made again, from those given, for them).
+func (lc *lifecycle) refreshForPeople(set *shareSet) bool {
+	if len(lc.holders) > 0 || lc.paper != "" || len(lc.retire) > 0 {
+		return true
+	}
+	for _, s := range set.ssms {
+		if s.sealed || s.data != nil {
+			return true
+		}
+	}
+	if lc.prev != nil && lc.prev.ShareFormat == "ssms" {
+		given := sharesGiven(set)
+		for _, e := range lc.prev.Shares {
+			if given[e.Share] == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refreshPeople refreshes the SSMS shares of set for their holders: each
+// share given is refreshed (a holder's age file sealed again to them, in
+// place; a share file in the clear in place, in the clear; a share from
+// paper into its holder's file), and, with a manifest, every holder it
+// lists whose share is not given gets a share of the new generation too,
+// made from those given (as recreate makes a share) and sealed to the
+// recipient the manifest records. No holder is retired but those -retire
+// names. What the split becomes is said before anything is written.
+func refreshPeople(lc *lifecycle, set *shareSet) error {
+	given := sharesGiven(set)
+	for _, s := range set.ssms {
+		if s.f == nil && s.data == nil {
+			return withHints(errNoHolderFile, "give the share file itself")
+		}
+		if !s.hasHdr {
+			// The library names it.
+			continue
+		}
+	}
+	retired, err := lc.checkRetire(given)
+	if err != nil {
+		return err
+	}
+	// The shares to write: those given, then those of the absent holders.
+	var present []*ssmsShare
+	for _, s := range set.ssms {
+		if !s.hasHdr || !retired[s.info.Index+1] {
+			present = append(present, s)
+		}
+	}
+	var absent []manifest.Share
+	if lc.prev != nil {
+		for _, e := range lc.prev.Shares {
+			if given[e.Share] == nil && !retired[e.Share] {
+				absent = append(absent, e)
+			}
+		}
+	}
+	t := 0
+	for _, s := range set.ssms {
+		if s.hasHdr {
+			t = s.info.Threshold
+			break
+		}
+	}
+	n := len(present) + len(absent)
+	if err := lc.sayPlan(present, absent, retired, n, t); err != nil {
+		return err
+	}
+	// Every share given is read whole and checked, as refresh always
+	// does; none is written if any is bad.
+	headers, err := shamir.RefreshSSMS(set.readers())
+	var ce *shamir.CombineError
+	if errors.As(err, &ce) && len(ce.Bad) > 0 && ce.Splits == nil {
+		reportBad(os.Stderr, badSSMS(set, ce.Bad))
+		return withHints(fmt.Errorf("%s among the inputs; nothing was written", count(len(ce.Bad), "bad share file", "bad share files")),
+			"replace "+pick(len(ce.Bad) == 1, "it", "them")+" with what shamir recreate makes from the good ones, and run refresh again")
+	}
+	if err != nil {
+		return ssmsError(set, err)
+	}
+	header := map[*ssmsShare][]byte{}
+	for k, s := range set.ssms {
+		header[s] = headers[k]
+	}
+	ts, dir, err := lc.refreshTargets(set, present, absent, n)
+	if err != nil {
+		return err
+	}
+	if err := askNewPassphrases(ts); err != nil {
+		return err
+	}
+	out := outfile.New(lc.force)
+	defer out.Abort()
+	if lc.out == "" {
+		out.ReplaceInPlace()
+	} else {
+		if fi, err := os.Stat(lc.out); err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s is a file, and -o names the folder for the share files", quote(lc.out))
+		}
+		if err := out.MkdirAll(lc.out); err != nil {
+			return err
+		}
+	}
+	if err := lc.openTargets(out, ts); err != nil {
+		return err
+	}
+	for k, s := range present {
+		if err := copyRefreshed(ts[k].sink, s, header[s], set.mem); err != nil {
+			return err
+		}
+	}
+	if len(absent) > 0 {
+		rs := make([]io.Reader, 0, len(set.ssms))
+		for _, s := range set.ssms {
+			r, done, err := s.reopen(set.mem)
+			if err != nil {
+				return err
+			}
+			defer done()
+			h := header[s]
+			if _, err := io.CopyN(io.Discard, r, int64(len(h))); err != nil {
+				return fmt.Errorf("reading %s again: %v", s.where, unwrapPath(err))
+			}
+			rs = append(rs, io.MultiReader(bytes.NewReader(h), r))
+		}
+		ws := make([]io.Writer, len(absent))
+		idx := make([]int, len(absent))
+		for k := range absent {
+			sk := ts[len(present)+k].sink
+			ws[k] = io.MultiWriter(sk.w, sk.share)
+			idx[k] = absent[k].Share - 1
+		}
+		if _, err := shamir.RecreateSSMSTo(ws, rs, idx...); err != nil {
+			return ssmsError(set, err)
+		}
+	}
+	info, err := shamir.InspectSSMS(headers[0])
+	if err != nil {
+		return err
+	}
+	if err := lc.closeTargets(out, ts, info.SplitID[:], lc.shareName(set), "", n, t); err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	lc.targets = ts
+	lc.noteManifestDir(dir)
+	if !lc.rf.quiet {
+		var names []string
+		for _, t := range ts {
+			names = append(names, t.path)
+		}
+		sayf(os.Stderr, "refreshed %s: %s", count(len(ts), "share file"), quotes(names))
+		if lc.paper != "" {
+			sayf(os.Stderr, "wrote a paper copy of each new share in %s: PNG and SVG QR codes, and an HTML page to print", quote(lc.paper))
+		}
+		sayf(os.Stderr, "destroy every other copy of the old shares: together they still recover the secret, and they do not combine with the new ones")
+	}
+	return nil
+}
+
+// checkRetire checks the holders -retire names against the manifest, and
+// returns their share numbers.
+func (lc *lifecycle) checkRetire(given map[int]*ssmsShare) (map[int]bool, error) {
+	retired := map[int]bool{}
+	if len(lc.retire) == 0 {
+		return retired, nil
+	}
+	if lc.prev == nil {
+		return nil, usagef("-retire names holders of the manifest: give it with -manifest")
+	}
+	for _, name := range lc.retire {
+		i := slices.IndexFunc(lc.prev.Shares, func(s manifest.Share) bool { return strings.EqualFold(s.Holder, name) })
+		if i < 0 {
+			return nil, usagef("-retire %s: no holder of that name in %s", quote(name), quote(lc.manifestPath))
+		}
+		retired[lc.prev.Shares[i].Share] = true
+	}
+	return retired, nil
+}
+
+// sayPlan says, before anything is written, what the split becomes: who
+// is present, whose share is made for them in their absence, who is
+// retired, and how many shares recover the secret of how many. A split
+// that would have fewer shares than its threshold is refused.
+func (lc *lifecycle) sayPlan(present []*ssmsShare, absent []manifest.Share, retired map[int]bool, n, t int) error {
+	if t > 0 && n < t {
+		return withHints(fmt.Errorf("the split would have %s, and any %d are needed to recover the secret: it would be lost", count(n, "share"), t),
+			"retire fewer holders")
+	}
+	if lc.rf.quiet || lc.prev == nil {
+		return nil
+	}
+	name := func(num int) string {
+		if e := lc.manifestEntry(num, true); e != nil {
+			return e.Holder
+		}
+		return fmt.Sprintf("share-%d", num)
+	}
+	var here, away, gone []string
+	for _, s := range present {
+		if s.hasHdr {
+			here = append(here, name(s.info.Index+1))
+		}
+	}
+	for _, e := range absent {
+		away = append(away, e.Holder)
+	}
+	for _, e := range lc.prev.Shares {
+		if retired[e.Share] {
+			gone = append(gone, e.Holder)
+		}
+	}
+	sayf(os.Stderr, "refresh: %s present (%s)", count(len(here), "holder"), strings.Join(here, ", "))
+	if len(away) > 0 {
+		sayf(os.Stderr, "refresh: %s absent (%s): their new shares are made from those present and sealed to them, to hand over later",
+			count(len(away), "holder"), strings.Join(away, ", "))
+	}
+	if len(gone) > 0 {
+		sayf(os.Stderr, "refresh: retired, as -retire asks: %s", strings.Join(gone, ", "))
+	}
+	sayf(os.Stderr, "refresh: the split %s %d shares, any %d of which recover the secret", pick(n == len(lc.prev.Shares), "stays", "becomes"), n, t)
+	return nil
+}
+
+// refreshTargets returns where each refreshed share goes: the shares
+// present, then those of the absent holders, and the folder of the new
+// files.
+func (lc *lifecycle) refreshTargets(set *shareSet, present []*ssmsShare, absent []manifest.Share, n int) ([]*target, string, error) {
+	dir := lc.out
+	if dir == "" {
+		dir = "."
+		for _, s := range present {
+			if s.path != "" {
+				dir = filepath.Dir(s.path)
+				break
+			}
+		}
+		if dir == "." && lc.manifestPath != "" {
+			dir = filepath.Dir(lc.manifestPath)
+		}
+	}
+	byOrder, err := lc.checkByOrder(n)
+	if err != nil {
+		return nil, "", err
+	}
+	name := lc.shareName(set)
+	var ts []*target
+	for k, s := range present {
+		num := s.info.Index + 1
+		var h *holder
+		if s.sealed || s.data != nil || byOrder || lc.explicitHolderOf(num) {
+			if h, err = lc.holderOf(k, num, true, byOrder, s, set.mem); err != nil {
+				return nil, "", err
+			}
+			if h == nil && s.sealed {
+				if r := passphraseOf(s, set.mem); r != nil {
+					h = &holder{name: strings.TrimSuffix(filepath.Base(s.path), ".shamir.age"), recipient: passphraseRecipient, rcpt: r}
+				}
+			}
+		}
+		path := ""
+		switch {
+		case s.path != "" && (h == nil || s.sealed && filepath.Base(s.path) == holderFileName(h.name)):
+			path = filepath.Join(dir, filepath.Base(s.path))
+			if lc.out == "" {
+				path = s.path
+			}
+		case h != nil:
+			path = filepath.Join(dir, holderFileName(h.name))
+		case name != "":
+			path = filepath.Join(dir, shareFileName(name, num, n))
+		default:
+			return nil, "", withHints(fmt.Errorf("%s has no file to refresh in place, and its holder is not known", s.where),
+				"give the split's manifest with -manifest, or the holder with -r NAME:RECIPIENT")
+		}
+		if s.sealed && h == nil {
+			return nil, "", withHints(fmt.Errorf("%s is encrypted to its holder, and who that is (their recipient) is not known", s.where),
+				"give the split's manifest with -manifest, or the holder's recipient with -r NAME:RECIPIENT")
+		}
+		ts = append(ts, &target{number: num, holder: h, path: path})
+	}
+	for k, e := range absent {
+		h, err := lc.holderOf(len(present)+k, e.Share, true, byOrder, nil, set.mem)
+		if err != nil {
+			return nil, "", err
+		}
+		if h == nil && name == "" {
+			return nil, "", fmt.Errorf("the share of %s, absent, has no recipient in the manifest and no name for a share file", quote(e.Holder))
+		}
+		ts = append(ts, &target{number: e.Share, holder: h, path: pathOf(dir, h, name, e.Share, n)})
+	}
+	return ts, dir, nil
+}
+
+// explicitHolderOf reports whether -r or -R names the holder of share num.
+func (lc *lifecycle) explicitHolderOf(num int) bool {
+	e := lc.manifestEntry(num, true)
+	return e != nil && lc.explicitHolder(e.Holder) != nil
+}
+
+// shareName returns the NAME of share files in the clear: -name, the
+// manifest's, or that of the share files given; "" when none tells.
+func (lc *lifecycle) shareName(set *shareSet) string {
+	if lc.name != "" {
+		return lc.name
+	}
+	if lc.prev != nil && lc.prev.Name != "" {
+		return lc.prev.Name
+	}
+	for _, s := range set.ssms {
+		if nm, _, _, ok := parseShareName(s.path); ok {
+			return nm
+		}
+	}
+	return ""
+}
+
+// copyRefreshed writes the refreshed share s to sk: its new header, then
+// the rest of the share as it is, read again.
+func copyRefreshed(sk *shareSink, s *ssmsShare, header []byte, mem *ageMemory) error {
+	r, done, err := s.reopen(mem)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if _, err := io.CopyN(io.Discard, r, int64(len(header))); err != nil {
+		return fmt.Errorf("reading %s again: %v", s.where, unwrapPath(err))
+	}
+	w := io.MultiWriter(sk.w, sk.share)
+	if _, err := w.Write(header); err != nil {
+		return err
+	}
+	if _, err := io.CopyBuffer(w, r, make([]byte, copyBufSize)); err != nil {
+		var we *writeError
+		if errors.As(err, &we) {
+			return we
+		}
+		return fmt.Errorf("reading %s again: %v", s.where, unwrapPath(err))
+	}
+	return nil
+}

@@ -207,7 +207,7 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := checkPlainFlags(lc); err != nil {
 		return err
 	}
-	if out == nil {
+	if out == nil && !lc.forPeople() {
 		return fmt.Errorf("%s is a folder; name a file to write", quote(lc.out))
 	}
 	if err := lc.plain(set, out); err != nil {
@@ -259,6 +259,15 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	}
 	if enc == "" {
 		enc = encodingOf(good)
+	}
+	if lc.forPeople() {
+		if lc.cmd == refreshCmd {
+			if shares, err = lc.refreshAbsentVault(shares); err != nil {
+				return err
+			}
+		}
+		lc.newEnc = enc
+		return lc.vaultForPeople(shares, enc, out)
 	}
 	if err := out.write(shares, enc); err != nil {
 		return err

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -334,7 +336,7 @@ func (lc *lifecycle) sayTargets(ts []*target) {
 		}
 	}
 	if len(sealed) > 0 {
-		sayf(os.Stderr, "wrote %s, each encrypted to its holder: %s", count(len(sealed), "share file"), quotes(sealed))
+		sayf(os.Stderr, "wrote %s, %s: %s", count(len(sealed), "share file"), pick(len(sealed) == 1, "encrypted to its holder", "each encrypted to its holder"), quotes(sealed))
 	}
 	if len(plain) > 0 {
 		sayf(os.Stderr, "wrote %s: %s", count(len(plain), "share file"), quotes(plain))
@@ -760,6 +762,189 @@ func copyRefreshed(sk *shareSink, s *ssmsShare, header []byte, mem *ageMemory) e
 			return we
 		}
 		return fmt.Errorf("reading %s again: %v", s.where, unwrapPath(err))
+	}
+	return nil
+}
+
+// refreshAbsentVault adds to the refreshed Vault-format shares those of
+// the holders the manifest lists whose shares were not given, made from
+// the refreshed ones at their x coordinates (as recreate makes a share),
+// less those -retire names; it says what the split becomes first.
+func (lc *lifecycle) refreshAbsentVault(shares [][]byte) ([][]byte, error) {
+	if lc.prev == nil {
+		if len(lc.retire) > 0 {
+			return nil, usagef("-retire names holders of the manifest: give it with -manifest")
+		}
+		return shares, nil
+	}
+	have := map[int]bool{}
+	for _, s := range shares {
+		have[int(shareX(s))] = true
+	}
+	retired := map[int]bool{}
+	for _, name := range lc.retire {
+		i := slices.IndexFunc(lc.prev.Shares, func(s manifest.Share) bool { return strings.EqualFold(s.Holder, name) })
+		if i < 0 {
+			return nil, usagef("-retire %s: no holder of that name in %s", quote(name), quote(lc.manifestPath))
+		}
+		retired[lc.prev.Shares[i].X] = true
+	}
+	var xs []byte
+	var away, gone, here []string
+	for _, e := range lc.prev.Shares {
+		switch {
+		case retired[e.X]:
+			gone = append(gone, e.Holder)
+		case have[e.X]:
+			here = append(here, e.Holder)
+		case e.X != 0:
+			away = append(away, e.Holder)
+			xs = append(xs, byte(e.X))
+		}
+	}
+	kept := shares[:0:0]
+	for _, s := range shares {
+		if !retired[int(shareX(s))] {
+			kept = append(kept, s)
+		}
+	}
+	n := len(kept) + len(xs)
+	if n < lc.t.t {
+		return nil, withHints(fmt.Errorf("the split would have %s, and any %d are needed to recover the secret: it would be lost", count(n, "share"), lc.t.t),
+			"retire fewer holders")
+	}
+	if !lc.rf.quiet {
+		sayf(os.Stderr, "refresh: %s present (%s)", count(len(here), "holder"), strings.Join(here, ", "))
+		if len(away) > 0 {
+			sayf(os.Stderr, "refresh: %s absent (%s): their new shares are made from those present and sealed to them, to hand over later",
+				count(len(away), "holder"), strings.Join(away, ", "))
+		}
+		if len(gone) > 0 {
+			sayf(os.Stderr, "refresh: retired, as -retire asks: %s", strings.Join(gone, ", "))
+		}
+		sayf(os.Stderr, "refresh: the split %s %d shares, any %d of which recover the secret", pick(n == len(lc.prev.Shares), "stays", "becomes"), n, lc.t.t)
+	}
+	if len(xs) == 0 {
+		return kept, nil
+	}
+	made, err := shamir.Recreate(shares, lc.t.t, xs...)
+	if err != nil {
+		return nil, err
+	}
+	return append(kept, made...), nil
+}
+
+// vaultForPeople writes new Vault-format shares in enc for people: each
+// share that has a holder (-r, -R, or the manifest's recipient for its x
+// coordinate) as the holder's file in the folder -o (default: the
+// manifest's folder, or the current one), the others as lines to out, and
+// a paper copy of each with -paper.
+func (lc *lifecycle) vaultForPeople(shares [][]byte, enc string, out *shareOutput) error {
+	byOrder, err := lc.checkByOrder(len(shares))
+	if err != nil {
+		return err
+	}
+	ts := make([]*target, len(shares))
+	var lines [][]byte
+	for k, s := range shares {
+		x := int(shareX(s))
+		h, err := lc.holderOf(k, x, false, byOrder, nil, nil)
+		if err != nil {
+			return err
+		}
+		ts[k] = &target{number: x, holder: h}
+		if h == nil {
+			lines = append(lines, s)
+		}
+	}
+	if len(lines) > 0 && len(lines) < len(shares) {
+		return withHints(errors.New("some new shares have holders and some do not"),
+			"give a recipient for each new share with -r or -R")
+	}
+	// With holders, -o is the folder of their files, as for split.
+	dir := lc.out
+	if dir == "" || dir == "-" {
+		dir = "."
+		if lc.manifestPath != "" {
+			dir = filepath.Dir(lc.manifestPath)
+		}
+	}
+	for _, t := range ts {
+		if t.holder != nil {
+			t.path = filepath.Join(dir, holderFileName(t.holder.name))
+		}
+	}
+	if len(lines) == 0 {
+		out = nil
+	}
+	if err := askNewPassphrases(ts); err != nil {
+		return err
+	}
+	set := outfile.New(lc.force)
+	defer set.Abort()
+	if len(lines) == 0 {
+		if err := set.MkdirAll(dir); err != nil {
+			return err
+		}
+	}
+	if err := lc.openTargets(set, ts); err != nil {
+		return err
+	}
+	for k, s := range shares {
+		sk := ts[k].sink
+		sk.share.Write(s)
+		if _, err := io.WriteString(sk.w, encodeTextShare(s, enc)+"\n"); err != nil {
+			return err
+		}
+	}
+	t := cmp.Or(lc.newT, lc.t.t)
+	splitID := make([]byte, 16)
+	if lc.prev != nil {
+		if b, err := hex.DecodeString(lc.prev.SplitID); err == nil && lc.cmd != reshareCmd {
+			splitID = b
+		}
+	} else {
+		rand.Read(splitID)
+	}
+	if err := lc.closeTargets(set, ts, splitID, "", enc, len(shares), t); err != nil {
+		return err
+	}
+	if len(lines) > 0 && out != nil && out.path != "" {
+		f, err := set.Create(out.path)
+		if err != nil {
+			return err
+		}
+		if err := writeLines(&destWriter{f, out.path}, lines, enc); err != nil {
+			return err
+		}
+	}
+	if err := set.Commit(); err != nil {
+		return err
+	}
+	if len(lines) > 0 && (out == nil || out.path == "") {
+		if err := writeLines(os.Stdout, lines, enc); err != nil {
+			return fmt.Errorf("writing to stdout: %v", unwrapPath(err))
+		}
+	}
+	lc.targets = ts
+	lc.noteManifestDir(dir)
+	if !lc.rf.quiet {
+		xs := make([]byte, len(shares))
+		for k, s := range shares {
+			xs[k] = shareX(s)
+		}
+		if len(lines) == 0 {
+			var paths []string
+			for _, t := range ts {
+				paths = append(paths, t.path)
+			}
+			sayf(os.Stderr, "wrote %s, at %s, each encrypted to its holder: %s", count(len(shares), enc+" share"), listXs(xs), quotes(paths))
+		} else {
+			sayf(os.Stderr, "wrote %s, at %s, to %s, one per line", count(len(shares), enc+" share"), listXs(xs), pick(out == nil || out.path == "", "stdout", quote(out.path)))
+		}
+		if lc.paper != "" {
+			sayf(os.Stderr, "wrote a paper copy of each new share in %s: PNG and SVG QR codes, and an HTML page to print", quote(lc.paper))
+		}
 	}
 	return nil
 }

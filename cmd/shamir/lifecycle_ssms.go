@@ -135,6 +135,14 @@ func ssmsNaming(lc *lifecycle, set *shareSet, top int) (string, int, error) {
 			name = nm
 		}
 	}
+	if name == "" && lc.prev != nil {
+		name = lc.prev.Name
+	}
+	if name == "" && lc.forPeople() {
+		// Holders' files are named for them; NAME names the paper
+		// copies and the files of shares without a holder.
+		name = "secret"
+	}
 	if name == "" {
 		return "", 0, withHints(errors.New("the names of the share files given do not tell what to name the new ones"),
 			"give the NAME of NAME.I-of-N.shamir with -name")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -118,4 +119,65 @@ func (m *ageMemory) openAgeFile(path string) (io.Reader, io.Closer, error) {
 		return nil, nil, err
 	}
 	return d, f, nil
+}
+
+// maxAgeHeader bounds the age header hashed for the manifest: a plugin's
+// or a post-quantum recipient's stanza takes a few KB.
+const maxAgeHeader = 64 << 10
+
+// An ageHeaderHash hashes the header of the age file written through it:
+// its bytes up to and including the header's MAC line ("--- …"), for the
+// manifest's age_header_sha256. sum is "" until the header is complete.
+type ageHeaderHash struct {
+	buf  []byte
+	sum  string
+	done bool
+}
+
+func (a *ageHeaderHash) Write(p []byte) (int, error) {
+	if !a.done {
+		a.buf = append(a.buf, p...)
+		if end := ageHeaderEnd(a.buf); end > 0 {
+			h := sha256.Sum256(a.buf[:end])
+			a.sum, a.done, a.buf = hex.EncodeToString(h[:]), true, nil
+		} else if len(a.buf) > maxAgeHeader {
+			a.done, a.buf = true, nil
+		}
+	}
+	return len(p), nil
+}
+
+// ageHeaderEnd returns the length of the age header at the start of b,
+// or 0 if b does not hold a whole one. Stanza bodies are base64, so the
+// MAC line is the first to start with "---".
+func ageHeaderEnd(b []byte) int {
+	i := bytes.Index(b, []byte("\n---"))
+	if i < 0 {
+		return 0
+	}
+	j := bytes.IndexByte(b[i+1:], '\n')
+	if j < 0 {
+		return 0
+	}
+	return i + 1 + j + 1
+}
+
+// ageHeaderSum returns the SHA-256 of the header of the age file at path,
+// or "" for an armored file or one whose header cannot be found.
+func ageHeaderSum(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, maxAgeHeader))
+	if !bytes.HasPrefix(b, []byte(ageHeader)) {
+		return ""
+	}
+	end := ageHeaderEnd(b)
+	if end == 0 {
+		return ""
+	}
+	h := sha256.Sum256(b[:end])
+	return hex.EncodeToString(h[:])
 }

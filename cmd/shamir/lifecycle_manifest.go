@@ -167,7 +167,7 @@ func addShares(prev *manifest.Manifest, held []heldShare) *manifest.Manifest {
 			if s.PlainSHA256 != h.sha256 {
 				// Not the bytes handed out: the encrypted file is
 				// no longer theirs.
-				s.EncryptedSHA256, s.File, s.Recipient = "", "", ""
+				s.EncryptedSHA256, s.File, s.Recipient, s.HeaderSHA256 = "", "", "", ""
 			}
 			s.PlainSHA256, s.AttestKey = h.sha256, h.key.Public().String()
 			continue

@@ -363,6 +363,9 @@ func (lc *lifecycle) targetsManifest(ssms bool, enc string) []manifest.Share {
 			ms.Holder, ms.Recipient = t.holder.name, t.holder.recipient
 			ms.File = filepath.Base(t.path)
 			ms.EncryptedSHA256 = hex.EncodeToString(s.cipher.Sum(nil))
+			if s.header != nil {
+				ms.HeaderSHA256 = s.header.sum
+			}
 		} else if e := lc.manifestEntry(t.number, ssms); e != nil {
 			ms.Holder = e.Holder
 		} else {

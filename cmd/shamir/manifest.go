@@ -217,6 +217,7 @@ func openForManifest(mf *manifest.File, path string, ids []age.Identity) error {
 	var nm *age.NoIdentityMatchError
 	if errors.As(err, &nm) || errors.Is(err, errNoTerminal) || errors.Is(err, errPassphraseTries) {
 		mf.Sealed = true
+		mf.HeaderSHA256 = ageHeaderSum(path)
 		return nil
 	}
 	if err != nil {

@@ -34,6 +34,7 @@ type shareSink struct {
 	enc    io.WriteCloser // age's encryption, nil without a recipient
 	w      io.Writer      // the file's content, as its holder reads it, goes here
 	cipher hash.Hash      // SHA-256 of the file as written; nil without a manifest
+	header *ageHeaderHash // SHA-256 of its age header; nil without a manifest
 	plain  hash.Hash      // SHA-256 of w's bytes; nil without a manifest
 	share  *keptShare
 }
@@ -133,7 +134,12 @@ func (s *shareSink) open(set *outfile.Set, rcpt age.Recipient) error {
 	if err != nil {
 		return err
 	}
-	s.file = bufio.NewWriterSize(tee(&destWriter{f, s.path}, s.cipher), copyBufSize)
+	var w io.Writer = tee(&destWriter{f, s.path}, s.cipher)
+	if rcpt != nil && s.cipher != nil {
+		s.header = new(ageHeaderHash)
+		w = io.MultiWriter(w, s.header)
+	}
+	s.file = bufio.NewWriterSize(w, copyBufSize)
 	s.w = s.file
 	if rcpt != nil {
 		if s.enc, err = age.Encrypt(s.file, rcpt); err != nil {

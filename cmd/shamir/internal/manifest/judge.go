@@ -29,6 +29,8 @@ type File struct {
 	// re-protected (shamir reprotect) since the split, whose share only
 	// the holder's key can check.
 	Sealed bool
+	// HeaderSHA256 is, for a Sealed file, the SHA-256 of its age header.
+	HeaderSHA256 string
 }
 
 // A Verdict is what a file given back is.
@@ -75,7 +77,9 @@ func (m *Manifest) Judge(f File) Judgement {
 		j.Verdict = Good
 	case j.Of != nil:
 		j.Verdict = Swapped
-	case j.Named != nil && f.Sealed:
+	case j.Named != nil && f.Sealed && (j.Named.HeaderSHA256 == "" || f.HeaderSHA256 != j.Named.HeaderSHA256):
+		// Another age header: its holder's new protection, or a
+		// replacement; the same header with other bytes is altered.
 		j.Verdict, j.Of = Unchecked, j.Named
 	case j.Named != nil:
 		j.Verdict, j.Of = Altered, j.Named
@@ -154,7 +158,7 @@ func (j Judgement) String() string {
 		}
 		return fmt.Sprintf("altered: not the file handed to holder %s (share %d), nor the share in it: its SHA-256 differs", quote(of.Holder), of.Share)
 	case Unchecked:
-		return fmt.Sprintf("holder %s's file (share %d), re-protected since the split: not the file handed out, and no key given opens it; its share can be checked only with the holder's key; ask the holder to run attest",
+		return fmt.Sprintf("holder %s's file (share %d), not the one handed out: re-protected since the split (or replaced), and no key given opens it; its share can be checked only with the holder's key; ask the holder to run attest",
 			quote(of.Holder), of.Share)
 	case Foreign:
 		s := "foreign: not a file of this split (split ID " + j.split + ")"

@@ -66,7 +66,7 @@ type Share struct {
 	// header was re-protected (or replaced), which only the holder's key
 	// can tell. Absent in manifests made before it was recorded.
 	HeaderSHA256 string `json:"age_header_sha256,omitempty"`
-	PlainSHA256     string `json:"plain_sha256"`
+	PlainSHA256  string `json:"plain_sha256"`
 	// The public key of the share's attestation key (64 hex digits), and
 	// those of the holder's shares before a refresh or reshare.
 	AttestKey         string   `json:"attest_key,omitempty"`

@@ -208,14 +208,14 @@ func openForManifest(mf *manifest.File, path string, ids []age.Identity) error {
 	if head, _ := br.Peek(len(ageHeader)); !bytes.Equal(head, []byte(ageHeader)) {
 		r = armor.NewReader(br)
 	}
-	d, err := age.Decrypt(r, append(slices.Clip(ids), &passphrasePrompt{where: quote(path)})...)
+	d, err := age.Decrypt(r, append(slices.Clip(ids), &passphrasePrompt{where: quote(path), skippable: true})...)
 	if ie := (*identityError)(nil); errors.As(err, &ie) {
 		return ie.err
 	}
 	// A well-formed age file that no key at hand opens: its holder's
 	// to check (a file re-protected since the split is one).
 	var nm *age.NoIdentityMatchError
-	if errors.As(err, &nm) || errors.Is(err, errNoTerminal) || errors.Is(err, errPassphraseTries) {
+	if errors.As(err, &nm) || errors.Is(err, errNoTerminal) || errors.Is(err, errPassphraseTries) || errors.Is(err, errPassphraseSkipped) {
 		mf.Sealed = true
 		mf.HeaderSHA256 = ageHeaderSum(path)
 		return nil

@@ -174,6 +174,10 @@ const passphraseTries = 3
 // combine goes on with the others, and says which it could not open.
 var errPassphraseTries = errors.New("the passphrase typed was wrong three times")
 
+// errPassphraseSkipped is a file whose passphrase was not typed, for it
+// to be left closed.
+var errPassphraseSkipped = errors.New("its passphrase was not typed")
+
 // A passphrasePrompt opens a file encrypted with a passphrase (age -p, or a
 // passphrase holder's file): it asks for the passphrase on the terminal
 // (/dev/tty, as age does: see askPassphrase) when the file is one, and says
@@ -181,6 +185,10 @@ var errPassphraseTries = errors.New("the passphrase typed was wrong three times"
 // passphraseTries times in all.
 type passphrasePrompt struct {
 	where string // the file, for the prompt
+	// skippable says that the file may be left closed: an empty
+	// passphrase skips it (errPassphraseSkipped), for one who checks
+	// files they may not hold (verify -manifest).
+	skippable bool
 	// rcpt is, once the file is open, a recipient of the passphrase
 	// that opened it: a share made again for the same holder is sealed
 	// under the passphrase they typed (ageMemory).
@@ -208,7 +216,11 @@ func (p *passphrasePrompt) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 
 // try asks for the passphrase once and opens the file's key with it.
 func (p *passphrasePrompt) try(stanzas []*age.Stanza) ([]byte, error) {
-	pass, err := askPassphrase(fmt.Sprintf("Passphrase for %s: ", p.where))
+	prompt := fmt.Sprintf("Passphrase for %s: ", p.where)
+	if p.skippable {
+		prompt = fmt.Sprintf("Passphrase for %s (Enter to skip): ", p.where)
+	}
+	pass, err := askPassphrase(prompt)
 	if errors.Is(err, errNoTerminal) {
 		return nil, err
 	}
@@ -216,6 +228,9 @@ func (p *passphrasePrompt) try(stanzas []*age.Stanza) ([]byte, error) {
 		return nil, &identityError{fmt.Errorf("reading the passphrase for %s: %v", p.where, err)}
 	}
 	defer zero(pass)
+	if p.skippable && len(pass) == 0 {
+		return nil, errPassphraseSkipped
+	}
 	id, err := age.NewScryptIdentity(string(pass))
 	if err != nil {
 		return nil, err

@@ -396,11 +396,32 @@ func (lc *lifecycle) newSharesForPeople(set *shareSet, dir, name string, nums []
 		}
 		ts[k] = &target{number: num, holder: h, path: pathOf(dir, h, name, num, parts)}
 	}
+	if err := lc.checkNewManifest(dir, ts); err != nil {
+		return err
+	}
 	if err := lc.writeTargets(set, dir, ts, name, parts, fill); err != nil {
 		return err
 	}
 	lc.noteManifestDir(dir)
 	lc.sayTargets(ts)
+	return nil
+}
+
+// checkNewManifest refuses, before anything is written, a run that would
+// write the manifest of its new shares (noteManifestDir) over one that is
+// there: it is the split's manifest, to be given with -manifest.
+func (lc *lifecycle) checkNewManifest(dir string, ts []*target) error {
+	if lc.prev != nil || lc.force || lc.cmd.name == "recreate" || lc.cmd.name == "extend" {
+		return nil
+	}
+	if !slices.ContainsFunc(ts, func(t *target) bool { return t.holder != nil }) {
+		return nil
+	}
+	p := filepath.Join(dir, manifest.FileName)
+	if _, err := os.Lstat(p); err == nil {
+		return withHints(fmt.Errorf("%s exists, and the new shares' manifest would replace it", quote(p)),
+			"if it is the split's manifest, give it with -manifest, which keeps its holders and their earlier keys; or -f to replace it")
+	}
 	return nil
 }
 
@@ -511,6 +532,9 @@ func refreshPeople(lc *lifecycle, set *shareSet) error {
 	}
 	ts, dir, err := lc.refreshTargets(set, present, absent, n)
 	if err != nil {
+		return err
+	}
+	if err := lc.checkNewManifest(dir, ts); err != nil {
 		return err
 	}
 	if err := askNewPassphrases(ts); err != nil {
@@ -668,17 +692,28 @@ func (lc *lifecycle) refreshTargets(set *shareSet, present []*ssmsShare, absent 
 			dir = filepath.Dir(lc.manifestPath)
 		}
 	}
-	byOrder, err := lc.checkByOrder(n)
-	if err != nil {
-		return nil, "", err
-	}
+	// Refresh keeps each share with its holder: -r and -R name holders
+	// of the manifest, or of the files given (HOLDER.shamir.age), never
+	// shares by their order.
+	used := map[string]bool{}
 	name := lc.shareName(set)
 	var ts []*target
 	for k, s := range present {
 		num := s.info.Index + 1
 		var h *holder
-		if s.sealed || s.data != nil || byOrder || lc.explicitHolderOf(num) {
-			if h, err = lc.holderOf(k, num, true, byOrder, s, set.mem); err != nil {
+		fileHolder := ""
+		if s.path != "" && strings.HasSuffix(filepath.Base(s.path), ".shamir.age") && lc.manifestEntry(num, true) == nil {
+			fileHolder = strings.TrimSuffix(filepath.Base(s.path), ".shamir.age")
+		}
+		if e := lc.manifestEntry(num, true); e != nil {
+			used[strings.ToLower(e.Holder)] = true
+		}
+		if fh := lc.explicitHolder(fileHolder); fileHolder != "" && fh != nil {
+			h = fh
+			used[strings.ToLower(fh.name)] = true
+		} else if s.sealed || s.data != nil || lc.explicitHolderOf(num) {
+			var err error
+			if h, err = lc.holderOf(k, num, true, false, s, set.mem); err != nil {
 				return nil, "", err
 			}
 			if h == nil && s.sealed {
@@ -709,7 +744,8 @@ func (lc *lifecycle) refreshTargets(set *shareSet, present []*ssmsShare, absent 
 		ts = append(ts, &target{number: num, holder: h, path: path})
 	}
 	for k, e := range absent {
-		h, err := lc.holderOf(len(present)+k, e.Share, true, byOrder, nil, set.mem)
+		used[strings.ToLower(e.Holder)] = true
+		h, err := lc.holderOf(len(present)+k, e.Share, true, false, nil, set.mem)
 		if err != nil {
 			return nil, "", err
 		}
@@ -717,6 +753,12 @@ func (lc *lifecycle) refreshTargets(set *shareSet, present []*ssmsShare, absent 
 			return nil, "", fmt.Errorf("the share of %s, absent, has no recipient in the manifest and no name for a share file", quote(e.Holder))
 		}
 		ts = append(ts, &target{number: e.Share, holder: h, path: pathOf(dir, h, name, e.Share, n)})
+	}
+	for _, h := range lc.holders {
+		if !used[strings.ToLower(h.name)] {
+			return nil, "", withHints(fmt.Errorf("%s: no share of a holder named %s is among those refreshed", h.from, quote(h.name)),
+				"refresh keeps each share with its holder: -r NAME:RECIPIENT gives a new recipient to NAME, whose file is NAME.shamir.age or whom the manifest lists")
+		}
 	}
 	return ts, dir, nil
 }
@@ -879,6 +921,9 @@ func (lc *lifecycle) vaultForPeople(shares [][]byte, enc string, out *shareOutpu
 	}
 	if len(lines) == 0 {
 		out = nil
+	}
+	if err := lc.checkNewManifest(dir, ts); err != nil {
+		return err
 	}
 	if err := askNewPassphrases(ts); err != nil {
 		return err

@@ -656,7 +656,7 @@ func (lc *lifecycle) sayPlan(present []*ssmsShare, absent []manifest.Share, reti
 		}
 	}
 	for _, e := range absent {
-		away = append(away, e.Holder)
+		away = append(away, awayHolder(e, lc))
 	}
 	for _, e := range lc.prev.Shares {
 		if retired[e.Share] {
@@ -843,7 +843,7 @@ func (lc *lifecycle) refreshAbsentVault(shares [][]byte) ([][]byte, error) {
 		case have[e.X]:
 			here = append(here, e.Holder)
 		case e.X != 0:
-			away = append(away, e.Holder)
+			away = append(away, awayHolder(e, lc))
 			xs = append(xs, byte(e.X))
 		}
 	}
@@ -995,4 +995,19 @@ func (lc *lifecycle) vaultForPeople(shares [][]byte, enc string, out *shareOutpu
 		}
 	}
 	return nil
+}
+
+// awayHolder names an absent holder and the recipient their new share is
+// sealed to, as the manifest (or -r) gives it: the manifest is public and
+// not signed, so the people present are shown where each share goes
+// before anything is written.
+func awayHolder(e manifest.Share, lc *lifecycle) string {
+	r := e.Recipient
+	if h := lc.explicitHolder(e.Holder); h != nil {
+		r = h.recipient
+	}
+	if r == "" {
+		return e.Holder
+	}
+	return fmt.Sprintf("%s: %s", e.Holder, shortKey(r))
 }

@@ -255,6 +255,7 @@ type lockedIdentity struct {
 	ids      []age.Identity
 	err      error
 	tried    bool
+	used     age.Identity // the identity that opened the last file
 }
 
 func (l *lockedIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
@@ -270,6 +271,7 @@ func (l *lockedIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 		if errors.Is(err, age.ErrIncorrectIdentity) {
 			continue
 		}
+		l.used = id
 		return key, err
 	}
 	return nil, age.ErrIncorrectIdentity

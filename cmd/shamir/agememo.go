@@ -25,7 +25,11 @@ import (
 // An ageMemory is what one run remembers of the age files it opened.
 type ageMemory struct {
 	keys map[[32]byte][]byte
-	pass map[[32]byte]age.Recipient
+	// opener holds, for a file opened with a passphrase or a native age
+	// key, a recipient of that passphrase or key: a present holder's
+	// new share is sealed as their file was (they may have re-protected
+	// it since the manifest was written).
+	opener map[[32]byte]*opener
 	last [32]byte // the header of the file last opened
 	// opened holds the header of each file opened, by where it was
 	// read from (its quoted path).
@@ -35,18 +39,43 @@ type ageMemory struct {
 // note records that the file where was the one last opened.
 func (m *ageMemory) note(where string) { m.opened[where] = m.last }
 
-// passphraseOf returns the recipient of the passphrase that opened the
-// file where, if a passphrase did.
-func (m *ageMemory) passphraseOf(where string) age.Recipient {
+// An opener is the recipient of what opened a file: rcpt, and recipient
+// as a holder's line spells it ("passphrase", or an age1… key).
+type opener struct {
+	rcpt      age.Recipient
+	recipient string
+}
+
+// openerOf returns the recipient of the passphrase or native age key that
+// opened the file where, if one did.
+func (m *ageMemory) openerOf(where string) *opener {
 	p, ok := m.opened[where]
 	if !ok {
 		return nil
 	}
-	return m.pass[p]
+	return m.opener[p]
+}
+
+// openerFor returns the recipient of the identity id, when it is a
+// passphrase or a native age key (one in an identity file encrypted with
+// a passphrase too).
+func openerFor(id age.Identity) *opener {
+	switch id := id.(type) {
+	case *passphrasePrompt:
+		if id.rcpt != nil {
+			return &opener{id.rcpt, passphraseRecipient}
+		}
+	case *age.X25519Identity:
+		r := id.Recipient()
+		return &opener{r, r.String()}
+	case *lockedIdentity:
+		return openerFor(id.used)
+	}
+	return nil
 }
 
 func newAgeMemory() *ageMemory {
-	return &ageMemory{keys: map[[32]byte][]byte{}, pass: map[[32]byte]age.Recipient{}, opened: map[string][32]byte{}}
+	return &ageMemory{keys: map[[32]byte][]byte{}, opener: map[[32]byte]*opener{}, opened: map[string][32]byte{}}
 }
 
 // stanzaPrint identifies an age file's header by its stanzas.
@@ -93,8 +122,8 @@ func (r *rememberingIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 			return nil, err
 		}
 		r.m.keys[p] = bytes.Clone(k)
-		if pp, ok := id.(*passphrasePrompt); ok && pp.rcpt != nil {
-			r.m.pass[p] = pp.rcpt
+		if o := openerFor(id); o != nil {
+			r.m.opener[p] = o
 		}
 		return k, nil
 	}

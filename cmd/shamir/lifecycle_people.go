@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"filippo.io/age"
 	"github.com/gf256/shamir"
 	"github.com/gf256/shamir/cmd/shamir/internal/manifest"
 	"github.com/gf256/shamir/cmd/shamir/internal/outfile"
@@ -136,6 +135,12 @@ func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ss
 	}
 	e := lc.manifestEntry(number, ssms)
 	if e == nil {
+		o := openerOfShare(opened, mem)
+		if o != nil && strings.HasSuffix(opened.path, ".shamir.age") {
+			// Without a manifest: the holder the file is named for,
+			// sealed as their file was.
+			return &holder{name: strings.TrimSuffix(filepath.Base(opened.path), ".shamir.age"), recipient: o.recipient, rcpt: o.rcpt}, nil
+		}
 		if opened != nil && opened.sealed {
 			return nil, withHints(fmt.Errorf("%s is encrypted to its holder, and who that is (their recipient) is not known", opened.where),
 				"give the split's manifest with -manifest, or the holder's recipient with -r NAME:RECIPIENT")
@@ -145,14 +150,19 @@ func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ss
 	if h := lc.explicitHolder(e.Holder); h != nil {
 		return h, nil
 	}
+	// A holder present is sealed as their file was opened: they may
+	// have re-protected it since the manifest was written.
+	if o := openerOfShare(opened, mem); o != nil {
+		return &holder{name: e.Holder, recipient: o.recipient, rcpt: o.rcpt}, nil
+	}
 	if e.Recipient == "" {
 		return nil, nil
 	}
 	h := &holder{name: e.Holder, recipient: e.Recipient, from: quote(lc.manifestPath) + " (share " + fmt.Sprint(e.Share) + ")"}
 	if e.Recipient == passphraseRecipient {
-		if r := passphraseOf(opened, mem); r != nil {
-			h.rcpt = r
-			return h, nil
+		if opened != nil {
+			return nil, withHints(fmt.Errorf("%s was opened with a key, and the manifest records a passphrase for %s: what to seal their new share to is not known", opened.where, quote(e.Holder)),
+				fmt.Sprintf("give it with -r %s:RECIPIENT (or -r %s:passphrase, for a new passphrase typed now)", e.Holder, e.Holder))
 		}
 		return nil, withHints(fmt.Errorf("%s keeps their share under a passphrase, and is not here to type it: their new share cannot be sealed for them", quote(e.Holder)),
 			fmt.Sprintf("bring %s's file, opened with their passphrase; or give them a key with -r %s:RECIPIENT, or have a new passphrase typed for them with -r %s:passphrase", e.Holder, e.Holder, e.Holder))
@@ -163,13 +173,13 @@ func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ss
 	return h, nil
 }
 
-// passphraseOf returns the recipient of the passphrase that opened the
-// sealed share s, if one did.
-func passphraseOf(s *ssmsShare, mem *ageMemory) age.Recipient {
+// openerOfShare returns the recipient of the passphrase or native age key
+// that opened the sealed share s, if one did.
+func openerOfShare(s *ssmsShare, mem *ageMemory) *opener {
 	if s == nil || !s.sealed || mem == nil {
 		return nil
 	}
-	return mem.passphraseOf(s.where)
+	return mem.openerOf(s.where)
 }
 
 // checkByOrder checks that -r and -R give one holder per new share, when
@@ -715,11 +725,6 @@ func (lc *lifecycle) refreshTargets(set *shareSet, present []*ssmsShare, absent 
 			var err error
 			if h, err = lc.holderOf(k, num, true, false, s, set.mem); err != nil {
 				return nil, "", err
-			}
-			if h == nil && s.sealed {
-				if r := passphraseOf(s, set.mem); r != nil {
-					h = &holder{name: strings.TrimSuffix(filepath.Base(s.path), ".shamir.age"), recipient: passphraseRecipient, rcpt: r}
-				}
 			}
 		}
 		path := ""

@@ -376,7 +376,12 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		reportBad(os.Stderr, set.notSSMS)
 		return fmt.Errorf("%s among the inputs; nothing was written", count(len(set.notSSMS), "bad share file", "bad share files"))
 	}
-	if lc.parts != 0 && lc.parts != len(set.ssms) {
+	if lc.prev != nil && lc.parts != 0 && lc.parts != len(lc.prev.Shares) {
+		// With a manifest, the shares not given are made for their
+		// holders: -n is checked against the holders it lists.
+		return fmt.Errorf("-n %d, and %s lists %s", lc.parts, quote(lc.manifestPath), count(len(lc.prev.Shares), "holder"))
+	}
+	if lc.prev == nil && lc.parts != 0 && lc.parts != len(set.ssms) {
 		return withHints(fmt.Errorf("%s given, -n %d: refresh every share of the split", count(len(set.ssms), "share file"), lc.parts),
 			"a share left out is not refreshed, and no longer combines with the new ones")
 	}

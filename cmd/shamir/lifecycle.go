@@ -223,6 +223,9 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	c := lc.cmd
 	lc.t = newThreshold(lc.rf.threshold, set)
+	if lc.t.t == 0 && lc.prev != nil {
+		lc.t = threshold{t: lc.prev.Threshold, from: quote(lc.manifestPath)}
+	}
 	if lc.t.t == 0 {
 		return usagef("Vault-format shares do not record their threshold: give it with -t")
 	}

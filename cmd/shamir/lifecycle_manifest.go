@@ -217,6 +217,26 @@ func (lc *lifecycle) peopleManifest() (*manifest.Manifest, error) {
 			m.Name = lc.name
 		}
 		m.Shares = entries
+		if !ssms {
+			// A Vault-format share is numbered as its holder's was
+			// (by x), or after the others.
+			used := map[int]bool{}
+			for i := range m.Shares {
+				m.Shares[i].Share = 0
+				if e := lc.manifestEntry(m.Shares[i].X, false); e != nil && lc.cmd == refreshCmd && !used[e.Share] {
+					m.Shares[i].Share, used[e.Share] = e.Share, true
+				}
+			}
+			next := 1
+			for i := range m.Shares {
+				for m.Shares[i].Share == 0 {
+					if !used[next] {
+						m.Shares[i].Share, used[next] = next, true
+					}
+					next++
+				}
+			}
+		}
 		if lc.prev != nil {
 			carryOver(m, lc.prev)
 		}

@@ -935,6 +935,11 @@ func (lc *lifecycle) vaultForPeople(shares [][]byte, enc string, out *shareOutpu
 	}
 	set := outfile.New(lc.force)
 	defer set.Abort()
+	if lc.cmd == refreshCmd && lc.out == "" && len(lines) == 0 {
+		// The holders' files are refreshed in place, as SSMS share
+		// files are: the old ones kept until every new one is written.
+		set.ReplaceInPlace()
+	}
 	if len(lines) == 0 {
 		if err := set.MkdirAll(dir); err != nil {
 			return err

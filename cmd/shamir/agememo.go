@@ -30,7 +30,7 @@ type ageMemory struct {
 	// new share is sealed as their file was (they may have re-protected
 	// it since the manifest was written).
 	opener map[[32]byte]*opener
-	last [32]byte // the header of the file last opened
+	last   [32]byte // the header of the file last opened
 	// opened holds the header of each file opened, by where it was
 	// read from (its quoted path).
 	opened map[string][32]byte

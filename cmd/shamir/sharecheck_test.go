@@ -44,3 +44,42 @@ func TestCheckShareAlone(t *testing.T) {
 		t.Errorf("a byte appended: %v", err)
 	}
 }
+
+// FuzzCheckShareAlone checks that checkShareAlone never panics, passes on
+// every byte it reads, and accepts the shares the library makes: each
+// input is taken as a share, and as the secret of a split whose share is
+// checked.
+func FuzzCheckShareAlone(f *testing.F) {
+	shares, _ := shamir.SplitSSMS([]byte("seed secret"), 3, 2)
+	f.Add(shares[0])
+	f.Add(shares[0][:90])
+	f.Add([]byte("GFSSMS"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var seen bytes.Buffer
+		checkShareAlone(bytes.NewReader(b), &seen)
+		if !bytes.HasPrefix(b, seen.Bytes()) {
+			t.Fatal("passed on bytes it did not read")
+		}
+		if len(b) > 1<<16 {
+			return
+		}
+		ss, err := shamir.SplitSSMS(b, 2, 2)
+		if err != nil {
+			return
+		}
+		if err := checkShareAlone(bytes.NewReader(ss[1]), io.Discard); err != nil {
+			t.Fatalf("a share the library made: %v", err)
+		}
+	})
+}
+
+// FuzzAgeHeaderEnd checks that ageHeaderEnd never panics and ends a
+// header at a line end.
+func FuzzAgeHeaderEnd(f *testing.F) {
+	f.Add([]byte("age-encryption.org/v1\n-> X25519 abc\ndef\n--- mac\npayload"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if end := ageHeaderEnd(b); end > 0 && (end > len(b) || b[end-1] != '\n') {
+			t.Fatalf("header end %d of %q", end, b)
+		}
+	})
+}

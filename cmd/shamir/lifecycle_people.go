@@ -125,10 +125,10 @@ func (lc *lifecycle) explicitHolder(name string) *holder {
 // holderOf returns the holder of the new share number: the k-th holder of
 // -r and -R when they give one per new share (byOrder), or the holder the
 // manifest records for that share, with their recipient (replaced by one
-// of -r of the same name). sealed, when not nil, is the age file the share
-// was read from: a passphrase holder present is sealed again under the
-// passphrase that opened it. A share whose holder is not known has none
-// (nil): it is written in the clear, as a share file.
+// of -r of the same name). opened, when not nil, is the share given: one
+// read from a holder's file is sealed again as the file was opened (the
+// passphrase typed, or the native age key). A share whose holder is not
+// known has none (nil): it is written in the clear, as a share file.
 func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ssmsShare, mem *ageMemory) (*holder, error) {
 	if byOrder {
 		return &lc.holders[k], nil
@@ -160,6 +160,10 @@ func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ss
 	}
 	h := &holder{name: e.Holder, recipient: e.Recipient, from: quote(lc.manifestPath) + " (share " + fmt.Sprint(e.Share) + ")"}
 	if e.Recipient == passphraseRecipient {
+		if opened != nil && !opened.sealed {
+			return nil, withHints(fmt.Errorf("the share of %s, %s, is not in their file, and they keep it under a passphrase: their new share cannot be sealed for them without one", quote(e.Holder), opened.where),
+				fmt.Sprintf("bring %s's file, opened with their passphrase; or have them type a new one with -r %s:passphrase", e.Holder, e.Holder))
+		}
 		if opened != nil {
 			return nil, withHints(fmt.Errorf("%s was opened with a key, and the manifest records a passphrase for %s: what to seal their new share to is not known", opened.where, quote(e.Holder)),
 				fmt.Sprintf("give it with -r %s:RECIPIENT (or -r %s:passphrase, for a new passphrase typed now)", e.Holder, e.Holder))

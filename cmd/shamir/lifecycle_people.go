@@ -402,9 +402,30 @@ func (lc *lifecycle) newSharesForPeople(set *shareSet, dir, name string, nums []
 	if err != nil {
 		return err
 	}
+	if lc.cmd.name == "reshare" && lc.prev != nil && !lc.rf.quiet {
+		// The new split's share I goes to the holder of share I: say
+		// who has none in it, before anything is written.
+		var left []string
+		for _, e := range lc.prev.Shares {
+			if e.Share > parts {
+				left = append(left, fmt.Sprintf("%s (share %d)", e.Holder, e.Share))
+			}
+		}
+		if len(left) > 0 {
+			sayf(os.Stderr, "reshare: %d shares: no share of the new split for %s", parts, strings.Join(left, ", "))
+		}
+	}
 	ts := make([]*target, len(nums))
+	given := sharesGiven(set)
 	for k, num := range nums {
-		h, err := lc.holderOf(k, num, true, byOrder, nil, set.mem)
+		// reshare's share I goes to the holder of share I (as the
+		// manifest carries them over), sealed as their file was
+		// opened if they brought it.
+		var opened *ssmsShare
+		if lc.cmd.name == "reshare" {
+			opened = given[num]
+		}
+		h, err := lc.holderOf(k, num, true, byOrder, opened, set.mem)
 		if err != nil {
 			return err
 		}
@@ -962,7 +983,7 @@ func (lc *lifecycle) vaultForPeople(shares [][]byte, enc string, out *shareOutpu
 	t := cmp.Or(lc.newT, lc.t.t)
 	splitID := make([]byte, 16)
 	if lc.prev != nil {
-		if b, err := hex.DecodeString(lc.prev.SplitID); err == nil && lc.cmd != reshareCmd {
+		if b, err := hex.DecodeString(lc.prev.SplitID); err == nil && lc.cmd.name != "reshare" {
 			splitID = b
 		}
 	} else {

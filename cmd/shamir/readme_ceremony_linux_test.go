@@ -18,8 +18,9 @@ import (
 // printed: every command of its examples ("$ " lines), in order, in one
 // folder, each on a terminal of its own as a person would type it (sh -c),
 // the holders' passphrases typed at their prompts, and compares what the
-// terminal shows with the lines the README prints under it. Split IDs and
-// the time of a challenge differ from run to run and are masked; a "…" in
+// terminal shows with the lines the README prints under it. Split IDs, x
+// coordinates and the time of a challenge differ from run to run and are
+// masked; a "…" in
 // the README stands for any text. The only thing given beforehand is the
 // secret, key.bin.
 func TestREADMECeremony(t *testing.T) {
@@ -172,6 +173,7 @@ func screenLines(s string) []string {
 var (
 	ceremonyID   = regexp.MustCompile(`[0-9a-f]{32}`)
 	ceremonyTime = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d UTC`)
+	ceremonyX    = regexp.MustCompile(`\bx \d+((, \d+)* and \d+)?`)
 )
 
 // ceremonyMatch reports whether the lines got are those the README prints,
@@ -181,7 +183,9 @@ func ceremonyMatch(want, got []string) bool {
 		return false
 	}
 	mask := func(s string) string {
-		return ceremonyTime.ReplaceAllString(ceremonyID.ReplaceAllString(s, "ID"), "TIME")
+		s = ceremonyID.ReplaceAllString(s, "ID")
+		s = ceremonyX.ReplaceAllString(s, "x X")
+		return ceremonyTime.ReplaceAllString(s, "TIME")
 	}
 	for i := range want {
 		parts := strings.Split(mask(want[i]), "…")

@@ -191,7 +191,7 @@ func addShares(prev *manifest.Manifest, held []heldShare) *manifest.Manifest {
 // the shares they made.
 func (lc *lifecycle) peopleManifest() (*manifest.Manifest, error) {
 	ssms := lc.newEnc == ""
-	entries := lc.targetsManifest(ssms, lc.newEnc)
+	entries := lc.targetsManifest(ssms)
 	whole := lc.cmd.name == "refresh" || lc.cmd.name == "reshare"
 	var m *manifest.Manifest
 	if whole || lc.prev == nil {

@@ -129,7 +129,7 @@ func (lc *lifecycle) explicitHolder(name string) *holder {
 // read from a holder's file is sealed again as the file was opened (the
 // passphrase typed, or the native age key). A share whose holder is not
 // known has none (nil): it is written in the clear, as a share file.
-func (lc *lifecycle) holderOf(k, number int, ssms bool, byOrder bool, opened *ssmsShare, mem *ageMemory) (*holder, error) {
+func (lc *lifecycle) holderOf(k, number int, ssms, byOrder bool, opened *ssmsShare, mem *ageMemory) (*holder, error) {
 	if byOrder {
 		return &lc.holders[k], nil
 	}
@@ -360,9 +360,10 @@ func (lc *lifecycle) sayTargets(ts []*target) {
 	}
 }
 
-// targetsHeld returns what the manifest records of each share written for
-// people, and their entries' holder details.
-func (lc *lifecycle) targetsManifest(ssms bool, enc string) []manifest.Share {
+// targetsManifest returns the manifest's entries of the shares written
+// for people: hashes, attestation key, and the holder's file and
+// recipient.
+func (lc *lifecycle) targetsManifest(ssms bool) []manifest.Share {
 	var out []manifest.Share
 	for _, t := range lc.targets {
 		s := t.sink
@@ -514,12 +515,8 @@ func refreshPeople(lc *lifecycle, set *shareSet) error {
 		if s.f == nil && s.data == nil {
 			return withHints(errNoHolderFile, "give the share file itself")
 		}
-		if !s.hasHdr {
-			// The library names it.
-			continue
-		}
 	}
-	retired, err := lc.checkRetire(given)
+	retired, err := lc.checkRetire()
 	if err != nil {
 		return err
 	}
@@ -648,7 +645,7 @@ func refreshPeople(lc *lifecycle, set *shareSet) error {
 
 // checkRetire checks the holders -retire names against the manifest, and
 // returns their share numbers.
-func (lc *lifecycle) checkRetire(given map[int]*ssmsShare) (map[int]bool, error) {
+func (lc *lifecycle) checkRetire() (map[int]bool, error) {
 	retired := map[int]bool{}
 	if len(lc.retire) == 0 {
 		return retired, nil

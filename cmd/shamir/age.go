@@ -255,6 +255,7 @@ type lockedIdentity struct {
 	ids      []age.Identity
 	err      error
 	tried    bool
+	used     age.Identity // the identity that opened the last file
 }
 
 func (l *lockedIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
@@ -270,32 +271,40 @@ func (l *lockedIdentity) Unwrap(stanzas []*age.Stanza) ([]byte, error) {
 		if errors.Is(err, age.ErrIncorrectIdentity) {
 			continue
 		}
+		l.used = id
 		return key, err
 	}
 	return nil, age.ErrIncorrectIdentity
 }
 
+// unlock asks for the identity file's passphrase, up to passphraseTries
+// times, and reads the identities in it.
 func (l *lockedIdentity) unlock() ([]age.Identity, error) {
-	pass, err := askPassphrase(fmt.Sprintf("Passphrase for the identity file %s: ", quote(l.path)))
-	if err != nil {
-		return nil, &identityError{fmt.Errorf("the identity file %s is encrypted: %v", quote(l.path), err)}
-	}
-	defer zero(pass)
-	sid, err := age.NewScryptIdentity(string(pass))
-	if err != nil {
-		return nil, err
-	}
-	var r io.Reader = bytes.NewReader(l.contents)
-	if !bytes.HasPrefix(l.contents, []byte(ageHeader)) {
-		r = armor.NewReader(r)
-	}
-	d, err := age.Decrypt(r, sid)
-	if err != nil {
-		var nm *age.NoIdentityMatchError
-		if errors.As(err, &nm) {
-			return nil, &identityError{fmt.Errorf("the identity file %s: wrong passphrase, or not encrypted with one", quote(l.path))}
+	var d io.Reader
+	for try := 1; d == nil; try++ {
+		pass, err := askPassphrase(fmt.Sprintf("Passphrase for the identity file %s: ", quote(l.path)))
+		if err != nil {
+			return nil, &identityError{fmt.Errorf("the identity file %s is encrypted: %v", quote(l.path), err)}
 		}
-		return nil, &identityError{fmt.Errorf("the identity file %s: %v", quote(l.path), err)}
+		sid, err := age.NewScryptIdentity(string(pass))
+		zero(pass)
+		if err != nil {
+			return nil, err
+		}
+		var r io.Reader = bytes.NewReader(l.contents)
+		if !bytes.HasPrefix(l.contents, []byte(ageHeader)) {
+			r = armor.NewReader(r)
+		}
+		d, err = age.Decrypt(r, sid)
+		var nm *age.NoIdentityMatchError
+		switch {
+		case errors.As(err, &nm) && try < passphraseTries:
+			warnf(os.Stderr, "wrong passphrase for the identity file %s; try again (%s left)", quote(l.path), count(passphraseTries-try, "try", "tries"))
+		case errors.As(err, &nm):
+			return nil, &identityError{fmt.Errorf("the identity file %s: wrong passphrase, or not encrypted with one", quote(l.path))}
+		case err != nil:
+			return nil, &identityError{fmt.Errorf("the identity file %s: %v", quote(l.path), err)}
+		}
 	}
 	all, err := io.ReadAll(io.LimitReader(d, maxIdentityFile))
 	if err != nil {

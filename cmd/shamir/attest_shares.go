@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -129,7 +130,14 @@ func readHeldSSMS(s *ssmsShare) (heldShare, error) {
 		return heldShare{}, fmt.Errorf("%s: not an SSMS share: its header does not check", s.where)
 	}
 	h := newHeldHasher()
-	if _, err := io.Copy(h, s.r); err != nil {
+	err := checkShareAlone(s.r, h)
+	if errors.Is(err, errShareDamaged) {
+		// An answer signed with it would be refused as "not this
+		// split's": the holder is told now, and what to do.
+		return heldShare{}, withHints(fmt.Errorf("%s is %v: no answer is made with it", s.where, err),
+			"ask for your share to be made again (shamir recreate, from threshold others), or use another copy of it")
+	}
+	if err != nil {
 		return heldShare{}, fmt.Errorf("reading %s: %v", s.where, unwrapPath(err))
 	}
 	return h.held(s.where, s.info)

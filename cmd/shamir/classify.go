@@ -49,6 +49,12 @@ type content struct {
 	// fips says that kindAside is an age file that FIPS 140-only mode
 	// keeps closed.
 	fips bool
+	// unopened says that kindAside is an age file of the split's that
+	// could not be opened (its passphrase was typed wrong three times).
+	unopened bool
+	// sealed says that kindSSMS was read from inside an age file, whose
+	// key the classifier's memory holds.
+	sealed bool
 
 	r *bufio.Reader // kindSSMS: positioned at the start of the share
 	// plain says that the share is the input's bytes as they are, from
@@ -93,6 +99,9 @@ type paperPiece struct {
 type classifier struct {
 	decode string
 	ids    []age.Identity
+	// mem, when not nil, remembers how each age file was opened, for
+	// the commands that read a file again (ageMemory).
+	mem *ageMemory
 	// inLayer says that the input is the content of a layer, in which
 	// another layer is no share: an age file sealed in an age file could
 	// nest as deep as the file is long.
@@ -161,15 +170,24 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 		r = armor.NewReader(br)
 	}
 	// A file encrypted with a passphrase asks for it (passphrase.go). The
-	// file key is kept, to read the share again (agereopen.go).
+	// file key is kept, to read the share again (agereopen.go); the run's
+	// memory, when it has one, also remembers what opened the file (a
+	// holder's passphrase or key, to seal their new share as it was), and
+	// opens a file with the same header without asking again (agememo.go).
 	var keys keyCatcher
-	d, err := age.Decrypt(r, keys.wrap(append(slices.Clip(c.ids), &passphrasePrompt{where}))...)
+	ids := keys.wrap(append(slices.Clip(c.ids), &passphrasePrompt{where: where}))
+	if c.mem != nil {
+		ids = []age.Identity{&catching{c.mem.identity(ids), &keys}}
+	}
+	d, err := age.Decrypt(r, ids...)
 	if err != nil {
 		var nm *age.NoIdentityMatchError
 		var ie *identityError
 		switch {
 		case errors.As(err, &ie):
 			return content{}, ie
+		case errors.Is(err, errPassphraseTries):
+			return content{kind: kindAside, why: "could not be opened: " + errPassphraseTries.Error(), unopened: true}, nil
 		case errors.Is(err, errNoTerminal):
 			return aside("encrypted with a passphrase: " + errNoTerminal.Error()), nil
 		case errors.As(err, &nm) && len(c.ids) == 0:
@@ -178,6 +196,9 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 			return aside("not ours: encrypted to another holder, none of the identities given (-i) opens it"), nil
 		}
 		return none("encrypted with age, but cannot be decrypted: " + err.Error()), nil
+	}
+	if c.mem != nil {
+		c.mem.note(where)
 	}
 	layer := *c
 	layer.inLayer = true
@@ -196,6 +217,7 @@ func (c *classifier) openAge(br *bufio.Reader, head []byte, where string) (conte
 	case kindSSMS:
 		inner.age = &ageLayer{key: keys.key, armored: r != io.Reader(br)}
 	}
+	inner.sealed = true
 	return inner, nil
 }
 

@@ -36,15 +36,18 @@ import (
 //	-share SHARE        a Vault-format share itself (where shares are read)
 //	-split ID[/GEN]     combine, verify: the SSMS split meant, by its ID or
 //	                    the first digits of it, and its generation
-//	-i, -identity FILE  combine, verify: an age identity file, to decrypt
+//	-i, -identity FILE  where shares are read: an age identity file, to decrypt
 //	                    the shares encrypted to it
 //	-r, -recipient [NAME:]RECIPIENT
-//	                    split: encrypt a share to RECIPIENT with age, for
-//	                    the holder NAME (one -r per share)
+//	                    split and the lifecycle commands: encrypt a share
+//	                    to RECIPIENT with age, for the holder NAME (one -r
+//	                    per share)
 //	-R, -recipients FILE
-//	                    split: the holders and their recipients, one a
-//	                    line ("NAME: RECIPIENT")
-//	-paper DIR          split: write a paper copy of each share in DIR
+//	                    split and the lifecycle commands: the holders and
+//	                    their recipients, one a line ("NAME: RECIPIENT")
+//	-paper DIR          split and the lifecycle commands: write a paper
+//	                    copy of each share in DIR
+//	-retire NAME        refresh: leave out the holder NAME of -manifest
 //	-manifest FILE      verify: check the files against the manifest that
 //	                    split wrote with the shares (docs/MANIFEST.md)
 //	-name NAME          split: the name in the share files' names

@@ -43,6 +43,34 @@ type ssmsShare struct {
 	size   int64         // -1 if unknown
 	info   shamir.SSMSInfo
 	hasHdr bool // info holds a header that checks
+	// sealed says that the share is inside the age file f: a holder's
+	// file, which reopen decrypts again.
+	sealed bool
+	data   []byte // a share read from paper, whole
+}
+
+// reopen returns a reader of the share from its start again, for a
+// command that reads it twice (refresh): the file read again, an age file
+// decrypted again with the key remembered (nothing is asked twice), a
+// share from paper from memory. A share from stdin cannot be read again.
+func (s *ssmsShare) reopen(mem *ageMemory) (io.Reader, func(), error) {
+	switch {
+	case s.data != nil:
+		return bytes.NewReader(s.data), func() {}, nil
+	case s.f == nil:
+		return nil, nil, fmt.Errorf("%s cannot be read twice", s.where)
+	case s.sealed:
+		pf, ok := s.f.(*pooledFile)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s cannot be read twice", s.where)
+		}
+		r, err := mem.openAgeFile(pf)
+		if err != nil {
+			return nil, nil, fmt.Errorf("decrypting %s again: %v", s.where, err)
+		}
+		return r, func() {}, nil
+	}
+	return io.NewSectionReader(s.f, 0, 1<<62), func() {}, nil
 }
 
 // A problem is an input that cannot be used, and why.
@@ -97,7 +125,7 @@ type shareSet struct {
 // for with the progress shown ("Share 2/3"), and, when the terminal is the
 // only input, until that many are given.
 func gatherShares(args, values []string, decode string, ids []age.Identity, want int) (*shareSet, error) {
-	set := &shareSet{classifier: classifier{decode: decode, ids: ids}, want: want}
+	set := &shareSet{classifier: classifier{decode: decode, ids: ids, mem: newAgeMemory()}, want: want}
 	if len(args) == 0 && len(values) == 0 {
 		args = []string{"-"}
 	}
@@ -425,7 +453,7 @@ func (set *shareSet) file(in input, c content) (keep bool, err error) {
 		}
 		set.ignored = append(set.ignored, problem{in.where, c.why})
 	case kindSSMS:
-		s := &ssmsShare{where: in.where, path: in.path, dir: in.dir, r: c.r, size: c.size}
+		s := &ssmsShare{where: in.where, path: in.path, dir: in.dir, r: c.r, size: c.size, sealed: c.sealed}
 		switch {
 		case in.f != nil && c.plain && in.fi.Mode().IsRegular():
 			// Read again when the shares are read, from the
@@ -512,7 +540,7 @@ func (set *shareSet) addPaper(p paperPiece) {
 	case p.err != nil:
 		set.notSSMS = append(set.notSSMS, problem{p.where, "mistyped: " + p.err.Error()})
 	case p.ssms:
-		set.addSSMS(&ssmsShare{where: p.where, r: bufio.NewReader(bytes.NewReader(p.data)), size: int64(len(p.data))}, p.data)
+		set.addSSMS(&ssmsShare{where: p.where, r: bufio.NewReader(bytes.NewReader(p.data)), size: int64(len(p.data)), data: p.data}, p.data)
 	default:
 		set.text = append(set.text, textShare{where: p.where, data: p.data})
 		set.textFrom = append(set.textFrom, p.where+" (paper)")

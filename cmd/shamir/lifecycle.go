@@ -20,8 +20,10 @@ import (
 // This file holds the commands for the life of a split after split:
 // recreate (a lost share made again), extend (shares for new holders),
 // refresh (every share re-randomized) and reshare (a new split of the same
-// secret). They read shares as combine does and write them as split -encode
-// does, and each is a call of the library's function of the same name.
+// secret). They read shares as combine does (holders' age files and paper
+// included) and write them as split does, for people too
+// (lifecycle_people.go), and each is a call of the library's function of
+// the same name.
 //
 // Each command has one function per share format: the Vault-format ones
 // here, the SSMS ones in lifecycle_ssms.go. The flags and the reading of
@@ -79,6 +81,15 @@ type lifecycle struct {
 	written      []string // SSMS share files
 	newShares    [][]byte // Vault-format shares
 	newEnc       string
+
+	// For people (lifecycle_people.go): the holders of -r and -R,
+	// -paper, refresh's -retire, and the shares written for people.
+	recipients, recipientFiles list
+	holders                    []holder
+	paper                      string
+	retire                     list
+	targets                    []*target
+	newManifest                string // the manifest to write for holders, when none was given
 }
 
 // An xList is a flag.Value holding x coordinates, given as numbers
@@ -161,6 +172,7 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	boolFlag(fs, &lc.force, "f", "force")
 	valueFlag(fs, lc.encode, "encode")
 	stringFlag(fs, &lc.manifestPath, "manifest")
+	lc.peopleFlags(fs)
 	c.flags(fs, lc)
 	args, err := lc.rf.parse(fs, args)
 	if err != nil {
@@ -173,7 +185,10 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	// before anything is read.
 	lc.tx = newChange(c.name, lc.force)
 	defer lc.tx.abort()
-	if err := lc.tx.lock(append(slices.Clone(args), lc.out, lc.manifestPath)...); err != nil {
+	if err := lc.tx.lock(append(slices.Clone(args), lc.out, lc.manifestPath, lc.paper)...); err != nil {
+		return err
+	}
+	if err := lc.readPeople(); err != nil {
 		return err
 	}
 	if err := lc.readLifecycleManifest(); err != nil {
@@ -213,7 +228,7 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 	if err := checkPlainFlags(lc); err != nil {
 		return err
 	}
-	if out == nil {
+	if out == nil && !lc.forPeople() {
 		return fmt.Errorf("%s is a folder; name a file to write", quote(lc.out))
 	}
 	if err := lc.plain(set, out); err != nil {
@@ -230,6 +245,9 @@ func runLifecycle(c *lifecycleCmd, args []string) error {
 func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	c := lc.cmd
 	lc.t = newThreshold(lc.rf.threshold, set)
+	if lc.t.t == 0 && lc.prev != nil {
+		lc.t = threshold{t: lc.prev.Threshold, from: quote(lc.manifestPath)}
+	}
 	if lc.t.t == 0 {
 		return usagef("Vault-format shares do not record their threshold: give it with -t")
 	}
@@ -268,6 +286,15 @@ func (lc *lifecycle) plain(set *shareSet, out *shareOutput) error {
 	}
 	if enc == "" {
 		enc = encodingOf(good)
+	}
+	if lc.forPeople() {
+		if lc.cmd == refreshCmd {
+			if shares, err = lc.refreshAbsentVault(shares); err != nil {
+				return err
+			}
+		}
+		lc.newEnc = enc
+		return lc.vaultForPeople(shares, enc, out)
 	}
 	if err := out.write(lc.tx.files, shares, enc); err != nil {
 		return err
@@ -410,7 +437,7 @@ const lifecycleFlags = `	-o, -output FILE     write the shares to FILE instead o
 	                     read it in ps: prefer stdin
 	-f, -force           overwrite FILE
 	-q, -quiet           no notes or summary
-` + manifestFlagHelp
+` + peopleFlagsHelp + manifestFlagHelp
 
 var cmdRecreate = &command{
 	name:  "recreate",
@@ -459,6 +486,7 @@ a chunk at a time (never written anywhere). Shares found bad on the way
 are named; the new shares are good all the same. Any size is fine: the
 shares are streamed.
 
+` + forPeopleHelp + `
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the
 	                     JSON of vault operator init gives it; SSMS share
@@ -476,6 +504,7 @@ Examples:
 	shamir recreate -t 3 -x 5 other-keys.txt > key-at-5.txt
 	shamir recreate -t 3 -x 5,96 -o lost.txt keys.txt
 	shamir recreate -index 3 -o backup backup
+	shamir recreate -index 4 -manifest shares/manifest.json -i alice.key -o new shares
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -564,6 +593,7 @@ A share's header does not say how many shares its split has: without -n,
 a new share could take the number of one not given, and be a copy of it;
 extend notes that. -index I names the numbers instead.
 
+` + forPeopleHelp + `
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the
 	                     JSON of vault operator init gives it; SSMS share
@@ -722,18 +752,23 @@ command that changes shares recognise, saying which files are new and
 which old, and the one way on: undo before the commit point, finish after
 it. shamir resume FOLDER does it, in every folder the refresh touched.
 
+` + forPeopleHelp + `
 Flags:
 	-t, -threshold T     the threshold of the shares (required, unless the
 	                     JSON of vault operator init gives it; SSMS share
 	                     files record it)
 	-n, -parts N         the number of shares of the split: refuse to
 	                     refresh any other number
+	-retire NAME         with -manifest: leave out the holder NAME, whose
+	                     share is not refreshed (may be repeated); no
+	                     holder is retired otherwise
 ` + lifecycleFlags + `
 Examples:
 
 	shamir refresh -t 3 -n 5 keys.txt -o new-keys.txt
 	shamir refresh -t 3 -f -o keys.txt keys.txt
 	shamir refresh -n 5 backup
+	shamir refresh -manifest shares/manifest.json -i alice.key meeting
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -743,10 +778,14 @@ var refreshCmd = &lifecycleCmd{
 	name: "refresh",
 	flags: func(fs *flag.FlagSet, lc *lifecycle) {
 		intFlag(fs, &lc.parts, "n", "parts")
+		valueFlag(fs, &lc.retire, "retire")
 	},
 	check: func(lc *lifecycle) error {
 		if n := lc.parts; n != 0 && (n < 2 || n > 255) {
 			return usagef("-n %d: a split has 2 to 255 shares", n)
+		}
+		if len(lc.retire) > 0 && lc.manifestPath == "" {
+			return usagef("-retire names holders of the manifest: give it with -manifest")
 		}
 		return nil
 	},
@@ -805,6 +844,7 @@ writes them: the secret is decrypted a chunk at a time and encrypted again
 under a new key, in a new split that the old key cannot read, even with the
 same threshold. It is streamed, in memory only.
 
+` + forPeopleHelp + `
 Flags:
 	-t, -threshold T     the threshold of the shares read (required, unless
 	                     the JSON of vault operator init gives it; SSMS
@@ -819,6 +859,7 @@ Examples:
 
 	shamir reshare -t 3 -n 7 -newt 4 old-keys.txt -o new-keys.txt
 	shamir reshare -n 3 -newt 2 -o new-backup backup
+	shamir reshare -n 3 -newt 2 -R holders.txt -o new -i alice.key shares
 
 The exit status is 0 on success, 1 on failure and 2 for a usage error.
 `,
@@ -864,3 +905,23 @@ var reshareCmd = &lifecycleCmd{
 		}
 	},
 }
+
+// forPeopleHelp is the paragraph of the four commands' help on writing for
+// people.
+const forPeopleHelp = `For people, as split writes: the shares are read from the holders' age
+files (HOLDER.shamir.age, opened with -i, or their passphrase asked on the
+terminal) and from paper copies, as combine reads them, and each new share
+is encrypted with age to its holder: one -r or -R line per new share, or,
+with -manifest, the recipient the manifest records for that share (-r
+NAME:... replaces NAME's), written as HOLDER.shamir.age in the folder -o;
+-paper DIR writes a paper copy of each. A passphrase holder whose file was
+opened is sealed again under the passphrase typed. The manifest is updated
+with the new files (reshare and refresh with -R and no -manifest write
+manifest.json beside them). With -manifest, refresh makes a share of the
+new generation for every holder it lists: those given are refreshed, the
+shares of those absent are made from them (as recreate makes a share) and
+sealed to their recipients, to hand over later; a holder is retired only
+when -retire names them; what the split becomes is said before anything
+is written. A passphrase holder who is absent cannot have their share
+sealed: the run stops first.
+`

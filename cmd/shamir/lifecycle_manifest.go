@@ -1,6 +1,9 @@
 package main
 
 import (
+	"cmp"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -48,39 +51,55 @@ func (lc *lifecycle) readLifecycleManifest() error {
 // updateManifest replaces -manifest with the manifest of the split after
 // the run: the new shares are those it wrote (lc.written, lc.newShares).
 func (lc *lifecycle) updateManifest() error {
-	if lc.prev == nil {
-		return nil
-	}
-	held, err := lc.newHeld()
-	if err != nil {
-		return err
-	}
+	path := lc.manifestPath
 	var m *manifest.Manifest
-	switch lc.cmd.name {
-	case "refresh", "reshare":
-		t := lc.newT
-		if t == 0 {
-			t = lc.t.t
-		}
-		if m, err = manifestOf(held, lc.newEnc, t); err != nil {
+	switch {
+	case lc.targets != nil && (lc.prev != nil || lc.newManifest != ""):
+		var err error
+		if m, err = lc.peopleManifest(); err != nil {
 			return err
 		}
-		m.Name = lc.prev.Name
-		carryOver(m, lc.prev)
+		if lc.prev == nil {
+			path = lc.newManifest
+		}
+	case lc.prev == nil:
+		return nil
 	default:
-		m = addShares(lc.prev, held)
+		held, err := lc.newHeld()
+		if err != nil {
+			return err
+		}
+		switch lc.cmd.name {
+		case "refresh", "reshare":
+			t := lc.newT
+			if t == 0 {
+				t = lc.t.t
+			}
+			if m, err = manifestOf(held, lc.newEnc, t); err != nil {
+				return err
+			}
+			m.Name = lc.prev.Name
+			carryOver(m, lc.prev)
+		default:
+			m = addShares(lc.prev, held)
+		}
 	}
 	// The manifest goes in the same commit as the shares: both, or
-	// neither.
-	f, err := lc.tx.files.CreateReplacing(lc.manifestPath)
+	// neither. A new one (the shares' first, beside their holders' files)
+	// replaces none unless -f.
+	create := lc.tx.files.CreateReplacing
+	if lc.prev == nil {
+		create = lc.tx.files.Create
+	}
+	f, err := create(path)
 	if err != nil {
 		return err
 	}
-	if _, err := (&destWriter{f, lc.manifestPath}).Write(m.Encode()); err != nil {
+	if _, err := (&destWriter{f, path}).Write(m.Encode()); err != nil {
 		return err
 	}
 	if !lc.rf.quiet {
-		lc.sayAfter("updated %s: %s of split %s, any %d of which recover the secret", quote(lc.manifestPath),
+		lc.sayAfter("%s %s: %s of split %s, any %d of which recover the secret", pick(lc.prev != nil, "updated", "wrote"), quote(path),
 			count(len(m.Shares), "share"), m.SplitID, m.Threshold)
 	}
 	return nil
@@ -152,7 +171,7 @@ func addShares(prev *manifest.Manifest, held []heldShare) *manifest.Manifest {
 			if s.PlainSHA256 != h.sha256 {
 				// Not the bytes handed out: the encrypted file is
 				// no longer theirs.
-				s.EncryptedSHA256, s.File, s.Recipient = "", "", ""
+				s.EncryptedSHA256, s.File, s.Recipient, s.HeaderSHA256 = "", "", "", ""
 			}
 			s.PlainSHA256, s.AttestKey = h.sha256, h.key.Public().String()
 			continue
@@ -167,4 +186,86 @@ func addShares(prev *manifest.Manifest, held []heldShare) *manifest.Manifest {
 	slices.SortFunc(m.Shares, func(a, b manifest.Share) int { return a.Share - b.Share })
 	m.Parts = len(m.Shares)
 	return &m
+}
+
+// peopleManifest returns the manifest of the split after a run that wrote
+// for people (lc.targets): refresh and reshare make the manifest of the
+// new shares, which are the whole split, with the holders' earlier keys
+// kept as previous ones; recreate and extend renew or add the entries of
+// the shares they made.
+func (lc *lifecycle) peopleManifest() (*manifest.Manifest, error) {
+	ssms := lc.newEnc == ""
+	entries := lc.targetsManifest(ssms)
+	whole := lc.cmd.name == "refresh" || lc.cmd.name == "reshare"
+	var m *manifest.Manifest
+	if whole || lc.prev == nil {
+		m = &manifest.Manifest{Version: manifest.Version, SplitIDSource: "ssms", ShareFormat: "ssms"}
+		if ssms {
+			info, err := shamir.InspectSSMS(lc.targets[0].sink.share.head)
+			if err != nil {
+				return nil, err
+			}
+			m.SplitID, m.Threshold = hex.EncodeToString(info.SplitID[:]), info.Threshold
+		} else {
+			id := make([]byte, 16)
+			rand.Read(id)
+			m.SplitID, m.SplitIDSource, m.ShareFormat = hex.EncodeToString(id), "random", "vault-"+lc.newEnc
+			m.Threshold = cmp.Or(lc.newT, lc.t.t)
+			if lc.cmd.name == "refresh" && lc.prev != nil {
+				m.SplitID, m.SplitIDSource = lc.prev.SplitID, lc.prev.SplitIDSource
+			}
+		}
+		if lc.prev != nil {
+			m.Name = lc.prev.Name
+		} else if ssms {
+			m.Name = lc.name
+		}
+		m.Shares = entries
+		if !ssms {
+			// A Vault-format share is numbered as its holder's was
+			// (by x), or after the others.
+			used := map[int]bool{}
+			for i := range m.Shares {
+				m.Shares[i].Share = 0
+				if e := lc.manifestEntry(m.Shares[i].X, false); e != nil && lc.cmd == refreshCmd && !used[e.Share] {
+					m.Shares[i].Share, used[e.Share] = e.Share, true
+				}
+			}
+			next := 1
+			for i := range m.Shares {
+				for m.Shares[i].Share == 0 {
+					if !used[next] {
+						m.Shares[i].Share, used[next] = next, true
+					}
+					next++
+				}
+			}
+		}
+		if lc.prev != nil {
+			carryOver(m, lc.prev)
+		}
+	} else {
+		c := *lc.prev
+		m = &c
+		m.Shares = slices.Clone(lc.prev.Shares)
+		for _, e := range entries {
+			i := slices.IndexFunc(m.Shares, func(s manifest.Share) bool {
+				return ssms && s.Share == e.Share || !ssms && s.X != 0 && s.X == e.X
+			})
+			if i < 0 {
+				if !ssms {
+					e.Share = len(m.Shares) + 1
+				}
+				m.Shares = append(m.Shares, e)
+				continue
+			}
+			if !ssms {
+				e.Share = m.Shares[i].Share
+			}
+			m.Shares[i] = e
+		}
+	}
+	slices.SortFunc(m.Shares, func(a, b manifest.Share) int { return a.Share - b.Share })
+	m.Parts = len(m.Shares)
+	return m, nil
 }

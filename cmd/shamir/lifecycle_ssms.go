@@ -135,6 +135,14 @@ func ssmsNaming(lc *lifecycle, set *shareSet, top int) (string, int, error) {
 			name = nm
 		}
 	}
+	if name == "" && lc.prev != nil {
+		name = lc.prev.Name
+	}
+	if name == "" && lc.forPeople() {
+		// Holders' files are named for them; NAME names the paper
+		// copies and the files of shares without a holder.
+		name = "secret"
+	}
 	if name == "" {
 		return "", 0, withHints(errors.New("the names of the share files given do not tell what to name the new ones"),
 			"give the NAME of NAME.I-of-N.shamir with -name")
@@ -282,6 +290,11 @@ func newSSMSShares(lc *lifecycle, set *shareSet, nums []int) error {
 		paths[k] = filepath.Join(dir, shareFileName(name, i, n))
 		idx[k] = i - 1
 	}
+	if lc.forPeople() {
+		return lc.newSharesForPeople(set, dir, name, nums, n, func(ws []io.Writer) ([]shamir.BadShare, error) {
+			return shamir.RecreateSSMSTo(ws, set.readers(), idx...)
+		})
+	}
 	if err := lc.writeNewShares(set, dir, paths, func(ws []io.Writer) ([]shamir.BadShare, error) {
 		return shamir.RecreateSSMSTo(ws, set.readers(), idx...)
 	}); err != nil {
@@ -358,9 +371,17 @@ func refreshSSMS(lc *lifecycle, set *shareSet) error {
 		reportBad(os.Stderr, set.notSSMS)
 		return fmt.Errorf("%s among the inputs; nothing was written", count(len(set.notSSMS), "bad share file", "bad share files"))
 	}
-	if lc.parts != 0 && lc.parts != len(set.ssms) {
+	if lc.prev != nil && lc.parts != 0 && lc.parts != len(lc.prev.Shares) {
+		// With a manifest, the shares not given are made for their
+		// holders: -n is checked against the holders it lists.
+		return fmt.Errorf("-n %d, and %s lists %s", lc.parts, quote(lc.manifestPath), count(len(lc.prev.Shares), "holder"))
+	}
+	if lc.prev == nil && lc.parts != 0 && lc.parts != len(set.ssms) {
 		return withHints(fmt.Errorf("%s given, -n %d: refresh every share of the split", count(len(set.ssms), "share file"), lc.parts),
 			"a share left out is not refreshed, and no longer combines with the new ones")
+	}
+	if lc.refreshForPeople(set) {
+		return refreshPeople(lc, set)
 	}
 	for _, s := range set.ssms {
 		if s.f == nil {
@@ -463,8 +484,19 @@ func reshareSSMS(lc *lifecycle, set *shareSet) error {
 		dir = "."
 	}
 	paths := make([]string, lc.parts)
+	nums := make([]int, lc.parts)
 	for i := range paths {
 		paths[i] = filepath.Join(dir, shareFileName(name, i+1, lc.parts))
+		nums[i] = i + 1
+	}
+	if lc.forPeople() {
+		err := lc.newSharesForPeople(set, dir, name, nums, lc.parts, func(ws []io.Writer) ([]shamir.BadShare, error) {
+			return shamir.ReshareSSMSTo(ws, set.readers(), lc.newT)
+		})
+		if err == nil && !lc.rf.quiet {
+			lc.sayAfter("a new split: any %d of its %d shares recover the secret; destroy the old shares: together they still recover it", lc.newT, lc.parts)
+		}
+		return err
 	}
 	if err := lc.writeNewShares(set, dir, paths, func(ws []io.Writer) ([]shamir.BadShare, error) {
 		return shamir.ReshareSSMSTo(ws, set.readers(), lc.newT)

@@ -30,9 +30,13 @@
 // recreate, extend, refresh and reshare derive new shares from the shares
 // of a split, over its life: a lost share made again, shares for new
 // holders, every share re-randomized, a new number of shares or threshold.
-// They read shares as combine does, and write shares of the format they
-// read: Vault-format shares as split -encode writes them, SSMS share files
-// into a folder (-o), as split writes them.
+// They read shares as combine does (holders' age files and paper copies
+// included), and write shares of the format they read: Vault-format shares
+// as split -encode writes them, SSMS share files into a folder (-o), as
+// split writes them; and for people as split does (-r, -R, -paper, and
+// the recipients of the manifest, -manifest), so that a split's holders
+// stay its holders: refresh makes the shares of holders who are away too,
+// and retires only those -retire names.
 //
 // Run "shamir help COMMAND" or "shamir COMMAND -h" for each command's flags.
 //

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"filippo.io/age"
 )
@@ -70,10 +71,13 @@ func TestPassphraseHolders(t *testing.T) {
 	if code := se.wait(); code != 0 || !bytes.Equal(se.stdout.Bytes(), secret) {
 		t.Fatalf("combine exited %d, recovered %q:\n%s", code, se.stdout.Bytes(), se.shown())
 	}
-	// A wrong passphrase stops combine.
+	// A passphrase wrong three times: the file could not be opened, and
+	// the one share left is not enough.
 	se = startSession(t, dir, true, false, true, nil, "combine", "-o", "-", "s/carol.shamir.age", "bob.shamir")
 	se.typeLine(`Passphrase for "s/carol.shamir.age": `, "not carol's")
-	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), `"s/carol.shamir.age": wrong passphrase`) {
+	se.typeLine("(2 tries left)", "still not carol's")
+	se.typeLine("(1 try left)", "never carol's")
+	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), `"s/carol.shamir.age": could not be opened: the passphrase typed was wrong three times`) {
 		t.Fatalf("combine with a wrong passphrase exited %d:\n%s", code, se.shown())
 	}
 
@@ -156,4 +160,65 @@ func agePassphraseFile(t *testing.T, passphrase string, data []byte) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// TestPassphraseMistakes is issue 23's case 8: at split, two passphrases
+// that differ are asked for again, and the other holders' are kept; a
+// very weak one is warned of, with what guessing it costs; at combine, a
+// wrong passphrase is asked for again, and a file whose passphrase is
+// wrong three times is set aside while the others recover the secret.
+func TestPassphraseMistakes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scrypt at age's work factor, eight times: slow under the race detector")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "holders.txt", []byte(holderKeys(t, dir, "alice")+"bob: passphrase\ncarol: passphrase\n"))
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	writeFile(t, dir, "key.bin", secret)
+	se := startSession(t, dir, true, false, true, nil, "split", "-t", "2", "-R", "holders.txt", "-o", "s", "key.bin")
+	se.typeLine("Passphrase for bob: ", "bob rows the boat")
+	se.typeLine("Passphrase for bob, again: ", "bob rows the bat")
+	se.typeLine("the two passphrases typed for bob differ; type it again (2 tries left)", "bob rows the boat")
+	typeNth(se, "Passphrase for bob, again: ", 2, "bob rows the boat")
+	se.typeLine("Passphrase for carol: ", "x")
+	se.typeLine("Passphrase for carol, again: ", "x")
+	if code := se.wait(); code != 0 {
+		t.Fatalf("split exited %d:\n%s", code, se.shown())
+	}
+	if !strings.Contains(se.shown(), "carol's passphrase is weak: 1 character: at most 26 guesses, which take about 26 seconds of one CPU core") {
+		t.Fatalf("no warning of carol's weak passphrase:\n%s", se.shown())
+	}
+	if strings.Contains(se.shown(), "bob's passphrase is weak") {
+		t.Fatalf("bob's passphrase called weak:\n%s", se.shown())
+	}
+	// bob mistypes once; carol's passphrase is wrong three times, and
+	// alice's and bob's shares are enough.
+	se = startSession(t, dir, true, false, true, nil, "combine", "-i", "alice.key", "-o", "-", "s/bob.shamir.age", "s/carol.shamir.age", "s/alice.shamir.age")
+	se.typeLine(`Passphrase for "s/bob.shamir.age": `, "bob rows the bat")
+	se.typeLine(`wrong passphrase for "s/bob.shamir.age"; try again (2 tries left)`, "bob rows the boat")
+	se.typeLine(`Passphrase for "s/carol.shamir.age": `, "y")
+	se.typeLine(`wrong passphrase for "s/carol.shamir.age"; try again (2 tries left)`, "z")
+	se.typeLine(`wrong passphrase for "s/carol.shamir.age"; try again (1 try left)`, "w")
+	if code := se.wait(); code != 0 || !bytes.Equal(se.stdout.Bytes(), secret) {
+		t.Fatalf("combine exited %d, recovered %q:\n%s", code, se.stdout.Bytes(), se.shown())
+	}
+	if !strings.Contains(se.shown(), `ignored "s/carol.shamir.age": could not be opened: the passphrase typed was wrong three times`) {
+		t.Fatalf("carol's file not named:\n%s", se.shown())
+	}
+}
+
+// typeNth types line at the n-th time the terminal shows prompt.
+func typeNth(se *session, prompt string, n int, line string) {
+	se.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(se.shown(), prompt) < n {
+		if time.Now().After(deadline) {
+			se.t.Fatalf("the terminal never showed %q %d times; it shows:\n%s", prompt, n, se.shown())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if _, err := io.WriteString(se.master, line+"\n"); err != nil {
+		se.t.Fatal(err)
+	}
 }

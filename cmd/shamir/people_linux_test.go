@@ -106,11 +106,13 @@ func TestTerminalPassphraseIdentity(t *testing.T) {
 	}
 	checkSecret(t, filepath.Join(dir, "out"), []byte("a password"), false)
 
-	// A wrong passphrase stops combine, saying so.
+	// A wrong passphrase is asked again; three stop combine, saying so.
 	os.Remove(filepath.Join(dir, "out"))
 	se = startSession(t, dir, true, false, true, nil, "combine", "-i", "key.age", "s", "-o", "out")
 	se.typeLine(`Passphrase for the identity file "key.age": `, "wrong")
-	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "wrong passphrase") {
+	se.typeLine("(2 tries left)", "wrong again")
+	se.typeLine("(1 try left)", "still wrong")
+	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), `the identity file "key.age": wrong passphrase`) {
 		t.Fatalf("combine with a wrong passphrase exited %d:\n%s", code, se.shown())
 	}
 }
@@ -151,12 +153,24 @@ func TestTerminalPassphraseStdinRedirected(t *testing.T) {
 	}
 	checkSecret(t, filepath.Join(dir, "out"), []byte("a password"), false)
 
-	// A wrong passphrase: said once, however many shares it was to open.
+	// A wrong passphrase, then the right one: combine goes on.
+	stdin.Seek(0, 0)
+	se = startSession(t, dir, false, false, true, stdin, "combine", "-i", "key.age", "-i", "id_ed25519", "-", "s/ssh.shamir.age", "-o", "out3")
+	se.typeLine(`Passphrase for the identity file "key.age": `, "wrong")
+	se.typeLine("(2 tries left)", "tr0ub4dor&3")
+	se.typeLine(`Passphrase for the SSH key "id_ed25519": `, "correct horse")
+	if code := se.wait(); code != 0 {
+		t.Fatalf("combine after one wrong passphrase exited %d:\n%s", code, se.shown())
+	}
+	// Three wrong passphrases: said once, however many shares it was to
+	// open.
 	stdin.Seek(0, 0)
 	se = startSession(t, dir, false, false, true, stdin, "combine", "-i", "key.age", "-", "s", "-o", "out2")
 	se.typeLine(`Passphrase for the identity file "key.age": `, "wrong")
+	se.typeLine("(2 tries left)", "wrong again")
+	se.typeLine("(1 try left)", "still wrong")
 	code := se.wait()
-	if n := strings.Count(se.shown(), "wrong passphrase"); code != 1 || n != 1 {
+	if n := strings.Count(se.shown(), ": wrong passphrase, or not"); code != 1 || n != 1 {
 		t.Fatalf("combine with a wrong passphrase exited %d, saying so %d times:\n%s", code, n, se.shown())
 	}
 }

@@ -513,9 +513,14 @@ func TestManifestVerify(t *testing.T) {
 		`bad share "s/alice.shamir.age": swapped: this is the share of holder "bob" (share 2, handed out as "bob.shamir.age"), not of "alice"`,
 		`bad share "s/bob.shamir.age": swapped: this is the share of holder "alice" (share 1, handed out as "alice.shamir.age"), not of "bob"`,
 		`bad share "s/carol.shamir.age": altered: not the file handed to holder "carol" (share 3)`,
-		`bad share "s/dave.shamir.age": altered: not the file handed to holder "dave" (share 4)`,
+		// Another split's file to dave under his name: without his key,
+		// it cannot be told from one dave re-protected (issue 23, case 7).
+		`"s/dave.shamir.age": holder "dave"'s file (share 4), not the one handed out: re-protected since the split (or replaced)`,
 		`ignored "s/notes.txt": not a share file`,
-		"4 shares are bad, 0 shares are good")
+		"3 shares are bad, 0 shares are good")
+	// With dave's key, the share inside tells: another split's.
+	r = runCmd(t, dir, nil, "verify", "-i", "dave.key", "-manifest", "s/manifest.json", "s/dave.shamir.age")
+	fails(t, r, 1, "verify -manifest with dave's key", `bad share "s/dave.shamir.age": altered: not the file handed to holder "dave" (share 4)`)
 	// A foreign file under a name of its own.
 	writeFile(t, s, "found.age", d)
 	r = runCmd(t, dir, nil, "verify", "-manifest", "s/manifest.json", "s/found.age")

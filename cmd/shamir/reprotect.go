@@ -112,7 +112,7 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 	if armored {
 		in = armor.NewReader(br)
 	}
-	d, err := age.Decrypt(in, append(ids, &passphrasePrompt{quote(path)})...)
+	d, err := age.Decrypt(in, append(ids, &passphrasePrompt{where: quote(path)})...)
 	if err != nil {
 		return openError(path, err, len(ids))
 	}

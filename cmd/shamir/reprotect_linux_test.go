@@ -45,25 +45,30 @@ func TestReprotectPassphrase(t *testing.T) {
 	// The old passphrase no longer opens it.
 	se = startSession(t, dir, true, false, true, nil, "combine", "-o", "-", "s/bob.shamir.age")
 	se.typeLine(`Passphrase for "s/bob.shamir.age": `, "old words")
-	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "wrong passphrase") {
+	se.typeLine("(2 tries left)", "old words")
+	se.typeLine("(1 try left)", "old words")
+	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "wrong three times") {
 		t.Fatalf("combine with the old passphrase exited %d:\n%s", code, se.shown())
 	}
 	// The manifest knows the share inside.
 	se = startSession(t, dir, true, false, true, nil, "verify", "-manifest", "s/manifest.json", "s/bob.shamir.age")
-	se.typeLine(`Passphrase for "s/bob.shamir.age": `, "new words")
+	se.typeLine(`Passphrase for "s/bob.shamir.age" (Enter to skip): `, "new words")
 	if code := se.wait(); code != 0 || !strings.Contains(se.shown(), `share 2, of holder "bob": the share in the file handed out, decrypted`) {
 		t.Fatalf("verify -manifest exited %d:\n%s", code, se.shown())
 	}
 	// Attestation holds.
 	attestBob(t, dir, "new words")
 
-	// Two different new passphrases: the file stays as it was.
+	// Two different new passphrases, three times: the file stays as it
+	// was.
 	before := readFileT(t, dir, "s/bob.shamir.age")
 	se = startSession(t, dir, true, false, true, nil, "reprotect", "-passphrase", "s/bob.shamir.age")
 	se.typeLine(`Passphrase for "s/bob.shamir.age": `, "new words")
-	se.typeLine(`(new): `, "one")
-	se.typeLine(`(new), again: `, "another")
-	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "differ; nothing was written") {
+	for n := 1; n <= 3; n++ {
+		typeNth(se, `(new): `, n, "one")
+		typeNth(se, `(new), again: `, n, "another")
+	}
+	if code := se.wait(); code != 1 || !strings.Contains(se.shown(), "differ, 3 times; nothing was written") {
 		t.Fatalf("reprotect with two new passphrases exited %d:\n%s", code, se.shown())
 	}
 	if !bytes.Equal(readFileT(t, dir, "s/bob.shamir.age"), before) {

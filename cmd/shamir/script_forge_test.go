@@ -19,8 +19,6 @@ const (
 	forgeHeaderSize = 86
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // cmdForge is the outsider's attack on a split: shares of a split of their
 // own, made with the library, under the split ID (and generation) of a
 // genuine share, every CRC recomputed, so that only the split's key, which

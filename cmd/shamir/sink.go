@@ -34,6 +34,7 @@ type shareSink struct {
 	enc    io.WriteCloser // age's encryption, nil without a recipient
 	w      io.Writer      // the file's content, as its holder reads it, goes here
 	cipher hash.Hash      // SHA-256 of the file as written; nil without a manifest
+	header *ageHeaderHash // SHA-256 of its age header; nil without a manifest
 	plain  hash.Hash      // SHA-256 of w's bytes; nil without a manifest
 	share  *keptShare
 }
@@ -77,30 +78,54 @@ const ssmsHeadLen = 128
 func openSinks(set *outfile.Set, dir string, o *splitOptions) ([]*shareSink, error) {
 	sinks := make([]*shareSink, o.parts)
 	for i := range sinks {
-		s := &shareSink{share: &keptShare{limit: ssmsHeadLen}, w: io.Discard}
-		if o.paper != "" {
-			s.share.limit = paper.MaxShare
-		}
-		if len(o.holders) > 0 {
-			s.share.key = attest.NewKeyWriter()
-			s.cipher, s.plain = sha256.New(), sha256.New()
-		}
-		var rcpt age.Recipient
+		var h *holder
+		path := ""
 		switch {
 		case len(o.holders) > 0:
-			s.path = filepath.Join(dir, holderFileName(o.holders[i].name))
-			rcpt = o.holders[i].rcpt
+			h = &o.holders[i]
+			path = filepath.Join(dir, holderFileName(h.name))
 		case o.encode == "":
-			s.path = filepath.Join(dir, shareFileName(o.name, i+1, o.parts))
+			path = filepath.Join(dir, shareFileName(o.name, i+1, o.parts))
 		}
-		if s.path != "" {
-			if err := s.open(set, rcpt); err != nil {
-				return nil, err
-			}
+		s, err := newSink(set, path, h, sinkKeeps{paper: o.paper != "", manifest: len(o.holders) > 0})
+		if err != nil {
+			return nil, err
 		}
 		sinks[i] = s
 	}
 	return sinks, nil
+}
+
+// sinkKeeps says what a sink keeps of its share besides the file: enough
+// for a paper copy, and what the manifest records.
+type sinkKeeps struct {
+	paper, manifest bool
+}
+
+// newSink starts the way out of one share: the file path in set ("" for
+// none), encrypted to the holder h if not nil, keeping what keep asks.
+// split and the lifecycle commands make every share's sink with it.
+func newSink(set *outfile.Set, path string, h *holder, keep sinkKeeps) (*shareSink, error) {
+	s := &shareSink{share: &keptShare{limit: ssmsHeadLen}, w: io.Discard}
+	if keep.paper {
+		s.share.limit = paper.MaxShare
+	}
+	if keep.manifest {
+		s.share.key = attest.NewKeyWriter()
+		s.cipher, s.plain = sha256.New(), sha256.New()
+	}
+	s.path = path
+	if path == "" {
+		return s, nil
+	}
+	var rcpt age.Recipient
+	if h != nil {
+		rcpt = h.rcpt
+	}
+	if err := s.open(set, rcpt); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // open creates the share's file in set, encrypted to rcpt if not nil.
@@ -109,7 +134,12 @@ func (s *shareSink) open(set *outfile.Set, rcpt age.Recipient) error {
 	if err != nil {
 		return err
 	}
-	s.file = bufio.NewWriterSize(tee(&destWriter{f, s.path}, s.cipher), copyBufSize)
+	var w io.Writer = tee(&destWriter{f, s.path}, s.cipher)
+	if rcpt != nil && s.cipher != nil {
+		s.header = new(ageHeaderHash)
+		w = io.MultiWriter(w, s.header)
+	}
+	s.file = bufio.NewWriterSize(w, copyBufSize)
 	s.w = s.file
 	if rcpt != nil {
 		if s.enc, err = age.Encrypt(s.file, rcpt); err != nil {

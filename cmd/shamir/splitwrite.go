@@ -213,6 +213,7 @@ func splitManifest(sinks []*shareSink, splitID []byte, o *splitOptions) (*manife
 			Recipient:       o.holders[i].recipient,
 			File:            filepath.Base(s.path),
 			EncryptedSHA256: hex.EncodeToString(s.cipher.Sum(nil)),
+			HeaderSHA256:    s.header.sum,
 			PlainSHA256:     hex.EncodeToString(s.plain.Sum(nil)),
 		}
 		if !ssms {

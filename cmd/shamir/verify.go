@@ -50,7 +50,10 @@ holder under this one's name (swapped); a holder's name, or share number,
 with other bytes (altered); or a share of no holder of the split
 (foreign). A holder's encrypted file that is not the one handed out (one
 its holder re-encrypted with "shamir reprotect") is decrypted, with the
-identities of -i or its passphrase, and judged by the share inside.
+identities of -i or its passphrase (Enter skips it), and judged by the
+share inside; one that none opens is told as re-protected (or replaced),
+to be checked by its holder (shamir attest), and not counted as bad,
+unless its age header is the one handed out: then it was altered.
 
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT stop verify, which writes no
 file; a signal that was ignored when verify started stays ignored.

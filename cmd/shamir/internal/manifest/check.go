@@ -108,6 +108,9 @@ func (m *Manifest) checkFile(s Share, files map[string]bool, bad func(string, ..
 		bad("plain_sha256: not 64 hex digits")
 	}
 	if m.Version != VersionV1 && s.File == "" && s.Recipient == "" && s.EncryptedSHA256 == "" {
+		if s.HeaderSHA256 != "" {
+			bad("age_header_sha256 without a file")
+		}
 		return
 	}
 	switch {
@@ -122,6 +125,9 @@ func (m *Manifest) checkFile(s Share, files map[string]bool, bad func(string, ..
 	}
 	if !isHex(s.EncryptedSHA256, 64) {
 		bad("encrypted_sha256: not 64 hex digits")
+	}
+	if s.HeaderSHA256 != "" && !isHex(s.HeaderSHA256, 64) {
+		bad("age_header_sha256: not 64 hex digits")
 	}
 }
 

@@ -24,6 +24,13 @@ type File struct {
 	// MayHoldShare says that the file could hold a share that could not
 	// be read without a key (an age file) or at all (a damaged one).
 	MayHoldShare bool
+	// Sealed says that the file is a well-formed age file that no key at
+	// hand opens: under a holder's name, one its holder may have
+	// re-protected (shamir reprotect) since the split, whose share only
+	// the holder's key can check.
+	Sealed bool
+	// HeaderSHA256 is, for a Sealed file, the SHA-256 of its age header.
+	HeaderSHA256 string
 }
 
 // A Verdict is what a file given back is.
@@ -35,6 +42,10 @@ const (
 	Swapped                 // another holder's, under this holder's name
 	Altered                 // a holder's name or share, other bytes
 	Foreign                 // a share, or what may hold one, of no holder
+	// Unchecked is a holder's file, well-formed age but not the bytes
+	// handed out, that no key at hand opens: re-protected by its holder
+	// since the split, or replaced; only the holder's key can tell.
+	Unchecked
 )
 
 // A Judgement is Judge's verdict on one file, and why.
@@ -66,6 +77,10 @@ func (m *Manifest) Judge(f File) Judgement {
 		j.Verdict = Good
 	case j.Of != nil:
 		j.Verdict = Swapped
+	case j.Named != nil && f.Sealed && (j.Named.HeaderSHA256 == "" || f.HeaderSHA256 != j.Named.HeaderSHA256):
+		// Another age header: its holder's new protection, or a
+		// replacement; the same header with other bytes is altered.
+		j.Verdict, j.Of = Unchecked, j.Named
 	case j.Named != nil:
 		j.Verdict, j.Of = Altered, j.Named
 	case f.SplitID == m.SplitID && m.byNumber(f.Number) != nil:
@@ -142,6 +157,9 @@ func (j Judgement) String() string {
 				of.Share, quote(of.Holder))
 		}
 		return fmt.Sprintf("altered: not the file handed to holder %s (share %d), nor the share in it: its SHA-256 differs", quote(of.Holder), of.Share)
+	case Unchecked:
+		return fmt.Sprintf("holder %s's file (share %d), not the one handed out: re-protected since the split (or replaced), and no key given opens it; its share can be checked only with the holder's key; ask the holder to run attest",
+			quote(of.Holder), of.Share)
 	case Foreign:
 		s := "foreign: not a file of this split (split ID " + j.split + ")"
 		if f.SplitID != "" && f.SplitID != j.split {

@@ -9,6 +9,7 @@ import (
 func TestJudge(t *testing.T) {
 	m := valid(3)
 	s1, s2, s3 := &m.Shares[0], &m.Shares[1], &m.Shares[2]
+	s3.HeaderSHA256 = hexOf('7', 64)
 	for _, tc := range []struct {
 		name string
 		f    File
@@ -24,6 +25,8 @@ func TestJudge(t *testing.T) {
 		{"swapped", File{Name: "h1.shamir.age", SHA256: s2.EncryptedSHA256}, Swapped, s2, `swapped: this is the share of holder "h2" (share 2, handed out as "h2.shamir.age"), not of "h1"`},
 		{"swapped paper", File{Name: "h1.png", SHA256: hexOf('0', 64), ShareSHA256: s3.PlainSHA256}, Swapped, s3, `not of "h1"`},
 		{"altered", File{Name: "h3.shamir.age", SHA256: hexOf('0', 64), MayHoldShare: true}, Altered, s3, `altered: not the file handed to holder "h3" (share 3)`},
+		{"re-protected", File{Name: "h3.shamir.age", SHA256: hexOf('0', 64), MayHoldShare: true, Sealed: true, HeaderSHA256: hexOf('8', 64)}, Unchecked, s3, `holder "h3"'s file (share 3), not the one handed out: re-protected since the split`},
+		{"altered past its age header", File{Name: "h3.shamir.age", SHA256: hexOf('0', 64), MayHoldShare: true, Sealed: true, HeaderSHA256: hexOf('7', 64)}, Altered, s3, `altered: not the file handed to holder "h3"`},
 		{"altered, replaced by a note", File{Name: "h3.shamir.age", SHA256: hexOf('0', 64)}, Altered, s3, "altered"},
 		{"altered decrypted share", File{Name: "mine.shamir", SHA256: hexOf('0', 64), ShareSHA256: hexOf('0', 64), SplitID: m.SplitID, Number: 2}, Altered, s2, "altered: share 2 of this split"},
 		{"foreign age", File{Name: "found.age", SHA256: hexOf('0', 64), MayHoldShare: true}, Foreign, nil, "foreign: not a file of this split (split ID " + m.SplitID + ")"},

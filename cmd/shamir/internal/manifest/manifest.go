@@ -60,7 +60,13 @@ type Share struct {
 	Recipient       string `json:"recipient,omitempty"`
 	File            string `json:"file,omitempty"`
 	EncryptedSHA256 string `json:"encrypted_sha256,omitempty"`
-	PlainSHA256     string `json:"plain_sha256"`
+	// HeaderSHA256 is the SHA-256 of that file's age header (up to and
+	// including its MAC line): a file whose header is the one handed
+	// out but whose bytes are not was altered, while one with another
+	// header was re-protected (or replaced), which only the holder's key
+	// can tell. Absent in manifests made before it was recorded.
+	HeaderSHA256 string `json:"age_header_sha256,omitempty"`
+	PlainSHA256  string `json:"plain_sha256"`
 	// The public key of the share's attestation key (64 hex digits), and
 	// those of the holder's shares before a refresh or reshare.
 	AttestKey         string   `json:"attest_key,omitempty"`

@@ -87,6 +87,10 @@ func TestMalformed(t *testing.T) {
 		{"hash", func(m *Manifest) { m.Shares[0].PlainSHA256 = "00" }, "64 hex digits"},
 		{"recipient", func(m *Manifest) { m.Shares[0].Recipient = "" }, "recipient"},
 		{"too few", func(m *Manifest) { m.Shares = m.Shares[:2] }, "2 shares listed, and parts is 3"},
+		{"age header hash", func(m *Manifest) { m.Shares[0].HeaderSHA256 = "zz" }, "share entry 1: age_header_sha256: not 64 hex digits"},
+		{"age header, no file", func(m *Manifest) {
+			m.Shares[1].File, m.Shares[1].Recipient, m.Shares[1].EncryptedSHA256, m.Shares[1].HeaderSHA256 = "", "", "", hexOf('c', 64)
+		}, "share entry 2: age_header_sha256 without a file"},
 	} {
 		m := valid(3)
 		tc.edit(m)

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	bin "encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"github.com/gf256/shamir"
+)
+
+// This file checks an SSMS share on its own, as far as one share can tell
+// about itself without the others (docs/FORMAT.md, Records): its header's
+// checksum and, for each chunk, its record's length and CRC-32C, and that
+// the share ends with its last record. That finds damage, a cut and bytes
+// appended: what attest answer must refuse before it signs with a share,
+// since the coordinator could only call the answer "not this split's".
+// It cannot find a share altered on purpose with its checksums recomputed:
+// the split's key, from threshold shares, does (combine, verify).
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// SSMS header fields used here (docs/FORMAT.md, Header).
+const (
+	ssmsHeaderLen  = 86
+	ssmsAEAD       = 7
+	ssmsThreshold  = 8
+	ssmsChunkSize  = 9
+	ssmsGeneration = 30
+	lastChunk      = 1 << 31
+)
+
+// errShareDamaged is a share that fails a check it can make on its own.
+var errShareDamaged = errors.New("damaged")
+
+// checkShareAlone reads the SSMS share r whole, writing every byte read
+// to w, and checks it on its own. The error says where it fails.
+func checkShareAlone(r io.Reader, w io.Writer) error {
+	br := bufio.NewReaderSize(io.TeeReader(r, w), copyBufSize)
+	h := make([]byte, ssmsHeaderLen)
+	if _, err := io.ReadFull(br, h); err != nil {
+		return fmt.Errorf("%w: its header is cut short", errShareDamaged)
+	}
+	if _, err := shamir.InspectSSMS(h); err != nil {
+		return fmt.Errorf("%w: its header: %v", errShareDamaged, err)
+	}
+	t := int(h[ssmsThreshold])
+	chunk := int(bin.BigEndian.Uint32(h[ssmsChunkSize:]))
+	overhead := 16
+	if h[ssmsAEAD] == 3 {
+		overhead = 28
+	}
+	seed := crc32.Checksum(h[:ssmsGeneration], castagnoli)
+	rec := make([]byte, 0, 8+(chunk+overhead+t-1)/t)
+	var num [8]byte
+	for k := uint64(0); ; k++ {
+		rec = rec[:4]
+		if _, err := io.ReadFull(br, rec); err != nil {
+			return fmt.Errorf("%w: cut short before the record of chunk %d", errShareDamaged, k)
+		}
+		v := bin.BigEndian.Uint32(rec)
+		n, last := int(v&^lastChunk), v&lastChunk != 0
+		if n > chunk || !last && n != chunk || n == 0 && k > 0 {
+			return fmt.Errorf("%w: the record of chunk %d has a length no share has", errShareDamaged, k)
+		}
+		f := (n + overhead + t - 1) / t
+		rec = rec[:4+f+4]
+		if _, err := io.ReadFull(br, rec[4:]); err != nil {
+			return fmt.Errorf("%w: cut short in the record of chunk %d", errShareDamaged, k)
+		}
+		bin.BigEndian.PutUint64(num[:], k)
+		sum := crc32.Update(crc32.Update(seed, castagnoli, num[:]), castagnoli, rec[:4+f])
+		if sum != bin.BigEndian.Uint32(rec[4+f:]) {
+			return fmt.Errorf("%w: the record of chunk %d fails its checksum", errShareDamaged, k)
+		}
+		if last {
+			break
+		}
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: bytes after its last record", errShareDamaged)
+	}
+	return nil
+}

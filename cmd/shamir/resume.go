@@ -49,14 +49,15 @@ func runResume(args []string) error {
 	fs := newFlagSet("resume")
 	var quiet bool
 	boolFlag(fs, &quiet, "q", "quiet")
-	if err := fs.Parse(args); err != nil {
+	args, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return usagef("name the folder the change was stopped in, as in shamir resume backup")
 	}
 	var errs []error
-	for _, dir := range fs.Args() {
+	for _, dir := range args {
 		if fi, err := os.Stat(dir); err != nil {
 			errs = append(errs, argError(dir, err))
 			continue

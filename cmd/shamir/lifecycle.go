@@ -738,8 +738,8 @@ chunk at a time in memory; each must be good, or nothing is refreshed. The
 encrypted data is unchanged: whoever recovered the secret, or the key,
 before still can; reshare draws a new key.
 
-A refresh is one transaction, shares and -manifest together, whatever
-folders they are in (a share file that is a symbolic link is refreshed
+A refresh is one transaction, shares, holders' files, paper copies and
+-manifest together, whatever folders they are in (a share file that is a symbolic link is refreshed
 where it points). Each folder is locked for the whole run, and another
 writer is refused, told which process holds it. Every new file is written
 whole under a temporary name (.shamir-….tmp) beside its old one, which is
@@ -923,5 +923,6 @@ shares of those absent are made from them (as recreate makes a share) and
 sealed to their recipients, to hand over later; a holder is retired only
 when -retire names them; what the split becomes is said before anything
 is written. A passphrase holder who is absent cannot have their share
-sealed: the run stops first.
+sealed: the run stops first. The holders' files, the paper copies and the
+manifest are one transaction with the other shares: all of them, or none.
 `

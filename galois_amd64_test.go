@@ -70,3 +70,42 @@ func TestArchKernels(t *testing.T) {
 		t.Errorf("CPUID reports AVX512GFNI but hasGFNI is false")
 	}
 }
+
+// kernelForms returns the forms of the gfni512 kernel, each with the
+// contract of kernel.mulRows for at most 8 outputs, so that the tests reach
+// each one whatever length the driver would choose it for.
+func kernelForms() []kernelForm {
+	if !hasGFNI512 {
+		return nil
+	}
+	return []kernelForm{
+		{"gfni512/straight", gfni512Kernel, func(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+			checkRows(8, 1, tab, ins, outs, off, n)
+			if n > 0 {
+				mulGFNI512Groups(tab, ins, outs, off, n, xor)
+			}
+		}},
+		{"gfni512/loop", gfni512Kernel, func(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+			checkRows(8, 1, tab, ins, outs, off, n)
+			if n > 0 {
+				mulGFNI512Loop(tab, ins, outs, off, n, xor)
+			}
+		}},
+	}
+}
+
+// TestGFNI512Dispatch checks that mulRowsGFNI512 takes each form where it
+// is meant to, so that TestKernelForms covers what the package runs.
+func TestGFNI512Dispatch(t *testing.T) {
+	if !hasGFNI512 {
+		t.Skip("no gfni512 on this CPU")
+	}
+	if gfni512StraightMin > blockSize || gfni512GroupsMin > blockSize {
+		t.Errorf("the straight-line form is never chosen for whole blocks of %d columns", blockSize)
+	}
+	for r := 1; r <= maxOutAMD64; r++ {
+		if groupGFNI512[r] < 2 {
+			t.Errorf("groupGFNI512[%d] = %d: the straight-line form should take at least two inputs", r, groupGFNI512[r])
+		}
+	}
+}

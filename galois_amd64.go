@@ -167,21 +167,26 @@ func checkRows(tableSize, width int, tab []byte, ins, outs [][]byte, off, n int)
 }
 
 // groupGFNI512[R] is the largest number of inputs mulGFNI512 takes with R
-// outputs (gen_gfni512.go says why).
-var groupGFNI512 = [maxOutAMD64 + 1]int{0, 12, 10, 6, 4, 11, 11, 11, 11}
+// outputs, and 0 for the numbers of outputs it does not take
+// (gen_gfni512.go says why).
+var groupGFNI512 = [maxOutAMD64 + 1]int{0, 12, 10, 6, 4}
 
-// gfni512 has two forms, chosen by the length of the call (measured on
-// Zen 5, where the choice matters most):
+// gfni512 has two forms, chosen by the shape and the length of the call
+// (measured on Zen 5, where the choice matters most):
 //
 //   - mulGFNI512, straight-line code per shape, which keeps the row pointers
-//     in registers and takes a limited number of inputs per call. From a
-//     kilobyte on, and above all on rows that come from memory rather than
-//     the cache, it is 5–20% faster with up to 16 inputs: Combine's and
-//     Split's blocks.
+//     and the matrices in registers, for up to 4 outputs and a limited
+//     number of inputs per call. From a kilobyte on, and above all on rows
+//     that come from memory rather than the cache, it is 5–20% faster with
+//     up to 16 inputs: Combine's and Split's blocks.
 //   - mulGFNI512Loop, one loop over any number of inputs, which costs less to
-//     set up: faster on short rows (a short secret's Split and Combine) and
+//     set up: faster on short rows (a short secret's Split and Combine), and
 //     where the inputs would have to be split into groups that each read
-//     and write the outputs again, unless the rows are long.
+//     and write the outputs again, unless the rows are long. Its passes of
+//     four chunks for up to 4 outputs make it faster, on rows in the cache,
+//     with 2 or 3 inputs into several outputs (Reed–Solomon parity for
+//     SSMS, short Splits) and as fast on rows from memory. It takes the
+//     calls with more than 4 outputs.
 const (
 	gfni512StraightMin = 1 << 10 // shortest call for mulGFNI512
 	gfni512GroupsMin   = 4 << 10 // ... when the inputs take several calls
@@ -194,7 +199,8 @@ func mulRowsGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
 	}
 	g := groupGFNI512[len(outs)]
 	switch {
-	case n < gfni512StraightMin || len(ins) > g && n < gfni512GroupsMin:
+	case g == 0 || n < gfni512StraightMin || len(outs) > 1 && len(ins) < 4 ||
+		len(ins) > g && n < gfni512GroupsMin:
 		mulGFNI512Loop(tab, ins, outs, off, n, xor)
 	case len(ins) <= g:
 		mulGFNI512(tab, ins, outs, off, n, xor)
@@ -203,15 +209,15 @@ func mulRowsGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
 	}
 }
 
-// mulGFNI512Groups is mulGFNI512 for more inputs than one call takes: the
-// inputs in groups of about equal size, the first of which sets the
-// outputs (or adds to them), the others add.
+// mulGFNI512Groups is mulGFNI512 for up to 4 outputs and any number of
+// inputs: the inputs in groups of about equal size, the first of which sets
+// the outputs (or adds to them), the others add.
 func mulGFNI512Groups(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
 	g := groupGFNI512[len(outs)]
 	groups := (len(ins) + g - 1) / g
 	g = (len(ins) + groups - 1) / groups
 	// The kernel wants the matrices of its inputs row after row.
-	var gtab [maxOutAMD64 * 12 * 8]byte
+	var gtab [4 * 12 * 8]byte
 	for j := 0; j < len(ins); j += g {
 		je := min(j+g, len(ins))
 		w := je - j
@@ -250,6 +256,7 @@ func mulGFNI512Loop(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 
 //go:noescape
 func mulGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+
 
 //go:noescape
 func mulAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool)

@@ -8,12 +8,13 @@ import (
 
 // A kernelForm is one of the code paths of a kernel that the driver
 // chooses between by shape or length (kernelForms, per architecture),
-// with the contract of kernel.mulRows for at most 8 outputs and the tables
-// of kernel k.
+// with the contract of kernel.mulRows for at most maxOut outputs and the
+// tables of kernel k.
 type kernelForm struct {
-	name string
-	k    *kernel
-	mul  func(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+	name          string
+	k             *kernel
+	maxOut, width int // mul takes up to maxOut outputs, n a multiple of width
+	mul           func(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 }
 
 // formCase runs one application of a rows×cols matrix through form f and
@@ -68,18 +69,18 @@ func TestKernelForms(t *testing.T) {
 	if len(forms) == 0 {
 		t.Skip("no kernel with several forms on this CPU")
 	}
-	lengths := []int{1, 2, 31, 32, 63, 64, 65, 127, 128, 129, 191, 200, 255, 256, 257, 300, 1000}
+	lengths := []int{1, 2, 31, 32, 63, 64, 65, 96, 127, 128, 129, 191, 192, 200, 255, 256, 257, 300, 1000, 1024}
 	for _, f := range forms {
 		t.Run(f.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(11, 12))
-			for rows := 1; rows <= 8; rows++ {
+			for rows := 1; rows <= f.maxOut; rows++ {
 				for cols := 1; cols <= 26; cols++ {
 					coef := make([]byte, rows*cols)
 					for i := range coef {
 						coef[i] = byte(rng.Uint32())
 					}
 					for i, n := range lengths {
-						if testing.Short() && i%3 != 0 {
+						if testing.Short() && i%3 != 0 || n%f.width != 0 {
 							continue
 						}
 						formCase(t, f, rng, coef, rows, cols, rows+cols+i, (rows*cols+i)%5, n, (rows+cols+i)&1 == 1)
@@ -90,7 +91,8 @@ func TestKernelForms(t *testing.T) {
 			// into two outputs.
 			for c := range 256 {
 				coef := []byte{byte(c), byte(c + 1), byte(c + 2), byte(c + 3)}
-				formCase(t, f, rng, coef, 2, 2, c, c%3, 64+c, c&1 == 1)
+				n := (64 + c) &^ (f.width - 1)
+				formCase(t, f, rng, coef, 2, 2, c, c%3, n, c&1 == 1)
 			}
 		})
 	}
@@ -103,12 +105,13 @@ func TestKernelFormsLong(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(13, 14))
 			for _, shape := range [][2]int{{1, 3}, {1, 16}, {3, 3}, {4, 6}, {5, 2}, {8, 11}, {8, 23}} {
-				rows, cols := shape[0], shape[1]
+				rows, cols := min(shape[0], f.maxOut), shape[1]
 				coef := make([]byte, rows*cols)
 				for i := range coef {
 					coef[i] = byte(rng.Uint32())
 				}
 				for _, n := range []int{1 << 10, 4<<10 + 17, 16<<10 - 1} {
+					n &^= f.width - 1
 					formCase(t, f, rng, coef, rows, cols, rows, 3, n, n&1 == 1)
 				}
 			}

@@ -257,6 +257,5 @@ func mulGFNI512Loop(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 //go:noescape
 func mulGFNI256(tab []byte, ins, outs [][]byte, off, n int, xor bool)
 
-
 //go:noescape
 func mulAVX2(tab []byte, ins, outs [][]byte, off, n int, xor bool)

@@ -19,7 +19,8 @@ import (
 //   - gfni512 (GFNI, AVX-512F/BW, BMI2): VGF2P8AFFINEQB with the 8×8 bit
 //     matrix of multiplication by c, broadcast to every 64-bit lane; 64 bytes
 //     per instruction. Masked loads and stores take the last columns, so it
-//     accepts any length.
+//     accepts any length. It also has a straight-line form for long rows
+//     (mulRowsGFNI512 says when).
 //   - gfni256 (GFNI, AVX2): the same with VEX-encoded 32-byte vectors.
 //   - avx2: two 16-entry tables per constant, c·i and c·(i<<4) for i < 16,
 //     looked up with VPSHUFB by the low and high nibble of each byte; c·b is

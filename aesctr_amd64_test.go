@@ -5,6 +5,7 @@ package shamir
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -52,5 +53,23 @@ func TestExpandKeyAES256(t *testing.T) {
 	}
 	if !bytes.Equal(rk[:32], key[:]) {
 		t.Errorf("round keys 0 and 1 = %s, want the key", hex.EncodeToString(rk[:32]))
+	}
+}
+
+// TestAESCTRBothWidths runs the stream tests with the 512-bit loop and
+// without it, where the CPU has both: each must give crypto/cipher's stream.
+func TestAESCTRBothWidths(t *testing.T) {
+	if !useAESCTRAsm || !hasVAES512 {
+		t.Skip("no 512-bit VAES on this CPU")
+	}
+	saved := useVAES512
+	defer func() { useVAES512 = saved }()
+	for _, wide := range []bool{false, true} {
+		useVAES512 = wide
+		t.Run(fmt.Sprintf("vaes512=%v", wide), func(t *testing.T) {
+			t.Run("Lengths", TestAESCTRLengths)
+			t.Run("Long", TestAESCTRLong)
+			t.Run("NIST", TestKeystreamNIST)
+		})
 	}
 }

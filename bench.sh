@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# bench.sh measures what docs/PERFORMANCE.md reports and prints its
-# tables: this package beside Vault's (interop/), and SSMS on 64 MiB with one
-# and two cores. It runs ROUNDS (default 6) rounds, each running every
+# bench.sh measures what the README's speed section reports and writes
+# docs/PERFORMANCE.md (and prints it): this package beside Vault's
+# (interop/), SSMS on 64 MiB with one and two cores, many rows into one
+# beside klauspost/reedsolomon (BenchmarkParity, one and two cores), and a
+# short secret's Split and Combine beside their floors (BenchmarkSplitFloor32,
+# BenchmarkCombineFloor32). The page names the machine (lscpu's model name). It runs ROUNDS (default 6) rounds, each running every
 # benchmark once, so that the two packages are measured side by side in time
 # and a slow moment of a shared machine touches both; figures are medians
 # over the rounds, ratios medians of each round's ratio (interop/speed).
@@ -22,5 +25,12 @@ for r in $(seq "$rounds"); do
 	(cd interop && "$out/interop.test" -test.run '^$' -test.bench "$interop" -test.benchmem -test.cpu 1) >"$out/interop-cpu1-$r.txt"
 	"$out/root.test" -test.run '^$' -test.bench '^BenchmarkSSMS64MiB$' -test.benchmem -test.cpu 1 >"$out/root-cpu1-$r.txt"
 	"$out/root.test" -test.run '^$' -test.bench '^BenchmarkSSMS64MiB$' -test.benchmem -test.cpu 2 >"$out/root-cpu2-$r.txt"
+	"$out/root.test" -test.run '^$' -test.bench '^Benchmark(Split|Combine)Floor32$' -test.benchmem -test.cpu 1 >"$out/floor-cpu1-$r.txt"
+	for cpu in 1 2; do
+		(cd interop && "$out/interop.test" -test.run '^$' -test.bench '^BenchmarkParity$/^(klauspost|gf256append)$' -test.benchmem -test.cpu "$cpu") >"$out/parity-cpu$cpu-$r.txt"
+	done
 done
-(cd interop && go run ./speed "$out")
+machine=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
+echo "${machine:-unknown CPU}, $(nproc) logical CPUs, $(go version | cut -d' ' -f3-)" >"$out/machine.txt"
+(cd interop && go run ./speed "$out") | tee docs/PERFORMANCE.md.tmp
+mv docs/PERFORMANCE.md.tmp docs/PERFORMANCE.md

@@ -26,6 +26,10 @@ var (
 	// broadcasts and shuffles. golang.org/x/sys/cpu reports VAES only when
 	// AVX-512 is usable.
 	hasVAES = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpuidLeaf7ECX(9)
+
+	// hasVAES512 reports the EVEX-encoded 512-bit VAES and the AVX-512
+	// instructions the 512-bit AES-CTR loop needs besides (F, BW).
+	hasVAES512 = hasVAES && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VAES
 )
 
 // cpuidLeaf7ECX reports the given bit of ECX in CPUID leaf 7, subleaf 0,

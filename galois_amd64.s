@@ -385,8 +385,8 @@ inputs: \
 #define LOOPZ2(EACH, ADV, next, l1, l2, l3, l4, l5) \
 	LOOPZ(EACH, LOADZ2, ZEROZ2, STOREZ2, INPAIRZ2, INONEZ2, PAIRZ2, ONEZ2, ADV, 128, next, l1, l2, l3, l4, l5)
 
-// func mulGFNI512(tab []byte, ins, outs [][]byte, off, n int, xor bool)
-TEXT ·mulGFNI512(SB), NOSPLIT, $0-89
+// func mulGFNI512Loop(tab []byte, ins, outs [][]byte, off, n int, xor bool)
+TEXT ·mulGFNI512Loop(SB), NOSPLIT, $0-89
 	SETUP(3)
 	MOVQ ins_len+32(FP), R10
 	ANDQ $-2, R10

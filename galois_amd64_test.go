@@ -70,3 +70,42 @@ func TestArchKernels(t *testing.T) {
 		t.Errorf("CPUID reports AVX512GFNI but hasGFNI is false")
 	}
 }
+
+// kernelForms returns the forms of the amd64 kernels this CPU runs (gfni512
+// has two; gfni256 and avx2 one, which the driver's tests reach), each
+// with the contract of kernel.mulRows within its limits, so that the tests
+// reach each one whatever length the driver would choose it for.
+func kernelForms() []kernelForm {
+	var fs []kernelForm
+	form := func(name string, k *kernel, maxOut, width int, mul func(tab []byte, ins, outs [][]byte, off, n int, xor bool)) {
+		fs = append(fs, kernelForm{name, k, maxOut, width, func(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+			checkRows(k.tableSize, width, tab, ins, outs, off, n)
+			if n > 0 {
+				mul(tab, ins, outs, off, n, xor)
+			}
+		}})
+	}
+	if hasGFNI512 {
+		form("gfni512/straight", gfni512Kernel, 4, 1, mulGFNI512Groups)
+		form("gfni512/loop", gfni512Kernel, 8, 1, func(tab []byte, ins, outs [][]byte, off, n int, xor bool) {
+			mulGFNI512Loop(tab, ins, outs, off, n, xor)
+		})
+	}
+	return fs
+}
+
+// TestGFNI512Dispatch checks that mulRowsGFNI512 takes each form where it
+// is meant to, so that TestKernelForms covers what the package runs.
+func TestGFNI512Dispatch(t *testing.T) {
+	if !hasGFNI512 {
+		t.Skip("no gfni512 on this CPU")
+	}
+	if gfni512StraightMin > blockSize || gfni512GroupsMin > blockSize {
+		t.Errorf("the straight-line form is never chosen for whole blocks of %d columns", blockSize)
+	}
+	for r := 1; r <= 4; r++ {
+		if groupGFNI512[r] < 2 {
+			t.Errorf("groupGFNI512[%d] = %d: the straight-line form should take at least two inputs", r, groupGFNI512[r])
+		}
+	}
+}

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// FuzzKernels compares every kernel with the portable one on fuzzer-chosen
-// matrices, lengths and offsets. The rows sit inside larger buffers, and the
+// FuzzKernels compares every kernel, and every form of a kernel that has
+// several (kernelForms), with the portable one on fuzzer-chosen matrices,
+// lengths and offsets. The rows sit inside larger buffers, and the
 // whole buffers must come out equal, so a write outside a row shows too.
 func FuzzKernels(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint16(64), uint8(0), uint8(0), false, uint64(1), []byte{0x57})
@@ -66,6 +67,35 @@ func FuzzKernels(f *testing.F) {
 			for j := range inBufs {
 				if !bytes.Equal(inBufs[j], inSaved[j]) {
 					t.Fatalf("%s: input row %d was modified", k.name, j)
+				}
+			}
+		}
+		// Each form of a kernel that has several (kernelForms), directly,
+		// on the first rows up to the outputs a form takes, and the
+		// columns up to the last multiple of its width.
+		for _, f := range kernelForms() {
+			fr, fn := min(r, f.maxOut), n-n%f.width
+			gotBufs := clone2(outSaved)
+			gotOuts := make([][]byte, fr)
+			for i := range gotOuts {
+				start := len(wantBufs[i]) - guard - off - n
+				gotOuts[i] = gotBufs[i][start : start+off+n]
+			}
+			tab := make([]byte, fr*c*f.k.tableSize)
+			expandAll(tab, f.k, coef[:fr*c])
+			f.mul(tab, ins, gotOuts, off, fn, xor)
+			for i := range fr {
+				// The columns past off+fn keep their earlier bytes.
+				want := clone2(wantBufs[i : i+1])[0]
+				start := len(want) - guard - off - n
+				copy(want[start+off+fn:], outSaved[i][start+off+fn:])
+				if !bytes.Equal(gotBufs[i], want) {
+					t.Fatalf("%s: %dx%d matrix, off %d n %d xor %v: output row %d differs from generic", f.name, fr, c, off, n, xor, i)
+				}
+			}
+			for j := range inBufs {
+				if !bytes.Equal(inBufs[j], inSaved[j]) {
+					t.Fatalf("%s: input row %d was modified", f.name, j)
 				}
 			}
 		}

@@ -234,3 +234,46 @@ func TestPublicArithmetic(t *testing.T) {
 		seen[expTable[i]] = true
 	}
 }
+
+// TestLagrangeAgainstDefinition checks lagrange's matrix, with its running
+// reductions, against the product formula computed with gfMul and gfInv,
+// for random sets of points of every size up to 40 and the full 255.
+func TestLagrangeAgainstDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for k := 1; k <= 41; k++ {
+		size := k
+		if k == 41 {
+			size = 255
+		}
+		perm := rng.Perm(256)
+		var pts []byte
+		for _, p := range perm {
+			pts = append(pts, byte(p))
+		}
+		if size == 255 {
+			// 255 known points leave one target: every point but it.
+			known, target := pts[:255], pts[255:]
+			checkLagrange(t, known, target)
+			continue
+		}
+		checkLagrange(t, pts[:size], pts[size:size+min(5, 256-size)])
+	}
+}
+
+func checkLagrange(t *testing.T, known, targets []byte) {
+	t.Helper()
+	got := lagrange(nil, known, targets)
+	for i, x := range targets {
+		for j, xj := range known {
+			want := byte(1)
+			for m, xm := range known {
+				if m != j {
+					want = gfMul(want, gfMul(x^xm, gfInv(xj^xm)))
+				}
+			}
+			if g := got[i*len(known)+j]; g != want {
+				t.Fatalf("lagrange with %d known points: L[%d][%d] = %#x, want %#x", len(known), i, j, g, want)
+			}
+		}
+	}
+}

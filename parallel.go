@@ -86,6 +86,11 @@ func (p *product) run(rng io.Reader) error {
 		clear(keys)
 		return nil
 	}
+	if chunks <= 1 {
+		if done, err := p.short(rng); done {
+			return err
+		}
+	}
 	var m matrix
 	m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
 	if p.random == 0 {
@@ -109,6 +114,45 @@ func (p *product) run(rng io.Reader) error {
 	}
 	clear(scratch)
 	return err
+}
+
+// shortTable is the size of the expansion short computes on its stack.
+const shortTable = 128
+
+// short computes p in one call of the kernel, if p is short enough: one
+// block, few enough outputs, columns the kernel takes whole, a matrix whose
+// expansion fits shortTable bytes, and random rows, if any, that are given
+// (not nil). This is the path of a short secret's Split and Combine, which
+// spares them the matrix and the driver's bookkeeping (see matrix.block).
+// It reports whether it took p, and then the error of reading rng, if any.
+// It draws the random rows from rng as blocks does for a single block, in
+// the same order, so the result is the same.
+func (p *product) short(rng io.Reader) (bool, error) {
+	k := active
+	size := len(p.coef) * k.tableSize
+	if p.n > blockSize || p.n%k.width != 0 || len(p.outs) > k.maxOut || size > shortTable {
+		return false, nil
+	}
+	rows := p.ins[len(p.ins)-p.random:]
+	for _, r := range rows {
+		if r == nil {
+			return false, nil
+		}
+	}
+	for _, r := range rows {
+		if err := readFull(rng, r[:p.n]); err != nil {
+			return true, fmt.Errorf("shamir: reading randomness: %w", err)
+		}
+	}
+	var tab [shortTable]byte
+	expandAll(tab[:size], k, p.coef)
+	if p.n > 0 {
+		if k != genericKernel {
+			raceRows(p.ins, p.outs, 0, p.n)
+		}
+		k.mulRows(tab[:size], p.ins, p.outs, 0, p.n, p.add)
+	}
+	return true, nil
 }
 
 // parallel computes p's chunks on up to GOMAXPROCS goroutines. The

@@ -378,18 +378,19 @@ func appendParts(xs []byte, ys [][]byte, parts [][]byte) ([]byte, [][]byte, erro
 		}
 	}
 	n := size - ShareOverhead
-	var seen [256]bool
+	var seen [4]uint64 // a bit per x coordinate: 32 bytes to clear, not 256
 	for _, p := range parts {
 		x := p[n]
-		if seen[x] {
+		bit := uint64(1) << (x & 63)
+		if seen[x>>6]&bit != 0 {
 			return nil, nil, errDuplicatePart
 		}
-		seen[x] = true
+		seen[x>>6] |= bit
 		xs, ys = append(xs, x), append(ys, p[:n])
 	}
 	// Vault checks for duplicates and then uses the parts; x = 0 is this
 	// package's own refusal, so it comes after every check Vault makes.
-	if seen[0] {
+	if seen[0]&1 != 0 {
 		return nil, nil, errZeroX
 	}
 	return xs, ys, nil

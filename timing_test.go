@@ -269,6 +269,31 @@ func TestDudect(t *testing.T) {
 			run: func(s int) { m.apply(ins[s], outs, 0, rowLen, true) },
 		})
 	}
+	// And a 2×5 matrix over 4 KiB rows: on gfni512, the straight-line form
+	// (mulGFNI512), which the driver chooses for four inputs or more on
+	// rows of a kilobyte or more.
+	for _, k := range kernels() {
+		const rowLen, cols = 4096, 5
+		coef := []byte{0x02, 0x53, 0xca, 0xff, 0x01, 0x8d, 0x1b, 0x00, 0x80, 0x03}
+		m := newMatrix(k, coef, 2, cols)
+		ins := make([][][]byte, dudectSlots)
+		for s := range ins {
+			for range cols {
+				ins[s] = append(ins[s], make([]byte, rowLen))
+			}
+		}
+		outs := [][]byte{make([]byte, rowLen), make([]byte, rowLen)}
+		targets = append(targets, target{
+			name:  "kernel/" + k.name + "/2x5",
+			slots: dudectSlots,
+			prepare: func(s, class int) {
+				for _, in := range ins[s] {
+					fill(rng, in, class)
+				}
+			},
+			run: func(s int) { m.apply(ins[s], outs, 0, rowLen, false) },
+		})
+	}
 
 	for _, tg := range targets {
 		t.Run(tg.name, func(t *testing.T) {

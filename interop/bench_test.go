@@ -148,7 +148,7 @@ func BenchmarkCombine(b *testing.B) {
 // and timed 5–7× faster than over data.
 func BenchmarkParity(b *testing.B) {
 	const size = 1 << 20
-	for _, t := range []int{3, 10} {
+	for _, t := range []int{3, 5, 10, 16} {
 		b.Run(fmt.Sprintf("klauspost/%dx1MiB_1", t), func(b *testing.B) {
 			enc, err := reedsolomon.New(t, 1)
 			if err != nil {

@@ -62,6 +62,9 @@ func TestPowercutMatrix(t *testing.T) {
 	// manifest in a folder of its own.
 	for _, byHand := range []bool{false, true} {
 		t.Run(fmt.Sprintf("holders/byhand=%v", byHand), func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("58 runs of a dozen commands each: too slow under the race detector (test.sh runs it without -short)")
+			}
 			needTool(t, "age-keygen")
 			steps := 0
 			for n := 1; ; n++ {

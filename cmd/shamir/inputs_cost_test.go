@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -111,18 +112,35 @@ func TestManyCopies(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(dir, "s"), fmt.Sprintf("copy-%03d", i), b)
 		}
-		// Go raises its soft limit to the hard one as it starts: both are set.
-		cmd := exec.Command("sh", "-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`, binary, "combine", "-i", "id.txt", "s", "-o", "out.bin")
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := withFileLimit(dir, binary, "combine", "-i", "id.txt", "s", "-o", "out.bin").CombinedOutput()
 		if err != nil {
 			t.Fatalf("combine with 303 share files (encrypted: %v) and a limit of 256 open files: %v\n%s", encrypted, err, lastLines(out, 10))
 		}
 		if got, _ := os.ReadFile(filepath.Join(dir, "out.bin")); string(got) != "the secret, recovered" {
 			t.Fatalf("recovered %q\n%s", got, lastLines(out, 10))
 		}
+		// Every copy was read (as a duplicate), none skipped.
+		if !bytes.Contains(out, []byte("from 3 good shares, but 300 shares are bad")) {
+			t.Errorf("encrypted: %v: not every copy was read:\n%s", encrypted, lastLines(out, 10))
+		}
 		t.Logf("encrypted: %v: %s", encrypted, lastLines(out, 2))
 	}
+	// The limit is the one a program run so has, not the test's own.
+	if _, err := os.Stat("/proc/self/limits"); err == nil {
+		out, err := withFileLimit(t.TempDir(), "cat", "/proc/self/limits").Output()
+		if !regexp.MustCompile(`(?m)^Max open files +256 +256 `).Match(out) {
+			t.Errorf("the limit was not applied: %v\n%s", err, out)
+		}
+	}
+}
+
+// withFileLimit returns the command args run in dir with a limit of 256
+// open files. Go raises its soft limit to the hard one as it starts: both
+// are set.
+func withFileLimit(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("sh", append([]string{"-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`}, args...)...)
+	cmd.Dir = dir
+	return cmd
 }
 
 // lastLines returns the last n lines of b.

@@ -1,8 +1,13 @@
 package main
 
 // The cost of what is dropped into a share folder (issue 25): pictures made
-// to cost, checked end to end. Each must cost under a second of CPU, and
-// the folder still recover its secret.
+// to cost, checked end to end. Each is set aside, for the reason its budget
+// gives, and the folder still recovers its secret. The work each may do is
+// counted, and asserted, in internal/paper (TestQRFinderGrid, TestJPEGScans,
+// the fuzz targets' checkWork), where the search runs: here the CPU time of
+// the process, from its rusage, is logged (some 0.4 s for the grid, a few
+// ms for the scans), not checked, as the guide has it: a timed test fails
+// on a loaded machine.
 
 import (
 	"bytes"
@@ -43,12 +48,16 @@ func TestCostlyPictures(t *testing.T) {
 	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "-o", "s", "key.bin"), "split")
 	os.Remove(filepath.Join(dir, "s", "key.bin.3-of-3.shamir"))
 	_, base := runCPU(t, dir, "combine", "s", "-o", "base.bin")
-	for name, data := range map[string][]byte{
+	for name, tc := range map[string]struct {
+		data   []byte
+		reason string
+	}{
 		// 16 KB: 5,300² pixels of QR finder patterns, 2 pixels a module.
-		"grid.png": pngtest.FinderGrid(5300, 2),
-		// 1,000 scans of 4,000² pixels, 62 KB.
-		"scans.jpg": jpegtest.Progressive(4000, 4000, 1000),
+		"grid.png": {pngtest.FinderGrid(5300, 2), "(a picture: no QR code found in the picture)"},
+		// 1,000 scans of 4,000² pixels, 62 KB: refused before decoding.
+		"scans.jpg": {jpegtest.Progressive(4000, 4000, 1000), "(a picture: a JPEG of more than 64 scans (1000)"},
 	} {
+		data := tc.data
 		sub := filepath.Join(dir, name)
 		os.Mkdir(sub, 0o700)
 		for _, f := range []string{"key.bin.1-of-3.shamir", "key.bin.2-of-3.shamir"} {
@@ -63,13 +72,8 @@ func TestCostlyPictures(t *testing.T) {
 		if string(got) != "the secret, recovered" {
 			t.Errorf("%s: recovered %q", name, got)
 		}
-		if !bytes.Contains(r.stderr, []byte("ignored")) {
-			t.Errorf("%s: not noted as ignored:\n%s", name, r.stderr)
-		}
-		// Under -short (test.sh runs the race detector with it, some
-		// ten times slower), the CPU time is logged, not checked.
-		if cpu-base > time.Second && !testing.Short() {
-			t.Errorf("%s: %v of CPU, %v more than without it", name, cpu, cpu-base)
+		if want := "ignored " + quote(filepath.Join(name, name)) + ": not a share file " + tc.reason; !bytes.Contains(r.stderr, []byte(want)) {
+			t.Errorf("%s: not noted as %q:\n%s", name, want, r.stderr)
 		}
 	}
 }

@@ -86,8 +86,9 @@ codes. A picture so takes at most about 750 MB of memory and a few seconds
 of one core. A picture over the budget is noted and skipped, as a file
 without a share.
 
-A secret that is not printable text is not printed on a terminal, whatever
-path names it (-o /dev/tty, /dev/stdout), without -encode or -o -.
+A secret that is not printable text is never written to a terminal, whatever
+names it (stdout, -o -, -o /dev/tty, /dev/stdout, /proc/self/fd/1): combine
+refuses, and -encode hex or base64 prints it as text.
 
 SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop combine after it
 removes the file it had begun to write; a signal that was ignored when
@@ -100,7 +101,7 @@ Flags:
 	                     carry; a character device or a named pipe is
 	                     written into, as the shell does, and never
 	                     replaced; never one of the share files read; "-"
-	                     is stdout, even a terminal
+	                     is stdout
 	-t, -threshold T     the threshold of Vault-format shares, to check them,
 	                     and of ssss shares, which need it (SSMS shares
 	                     record theirs); typed shares are then asked for

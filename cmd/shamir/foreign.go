@@ -98,15 +98,124 @@ func isMnemonic(line string) bool {
 }
 
 // isPGPKey reports whether tok is base64 of an OpenPGP message, as vault
-// operator init -pgp-keys writes each unseal key: it starts with a
-// public-key encrypted session key packet (tag 1, in the new or the old
-// packet format) and is far longer than a key share.
+// operator init -pgp-keys writes each unseal key (and gpg -e a file): a
+// public-key encrypted session key packet (RFC 9580 5.1: tag 1, in the new
+// or the old packet format, version 3) whose fields fill it exactly,
+// followed by another packet that such a message holds (a session key, or
+// the encrypted data). A Vault-format share is random bytes, whose first
+// byte is such a packet's 1 time in 85: the whole shape is checked, which
+// random bytes pass about once in 10^11.
 func isPGPKey(tok string) bool {
 	b, err := decodeBase64(tok)
 	if err != nil || len(b) < 80 {
 		return false
 	}
-	return b[0] == 0xc1 || b[0] == 0x84 || b[0] == 0x85
+	tag, body, n, ok := pgpPacket(b)
+	if !ok || tag != 1 || body+n >= len(b) || !pgpSessionKeyV3(b[body:body+n]) {
+		return false
+	}
+	next, _, _, ok := pgpPacket(b[body+n:])
+	// Another session key (1, 3), or the data: encrypted (9), integrity
+	// protected (18), AEAD (20).
+	return ok && (next == 1 || next == 3 || next == 9 || next == 18 || next == 20)
+}
+
+// pgpSessionKeyV3 reports whether p is the body of a version 3 public-key
+// encrypted session key packet: the version, a key ID, the algorithm, and
+// the encrypted key in that algorithm's fields, which end where p does.
+func pgpSessionKeyV3(p []byte) bool {
+	if len(p) < 10 || p[0] != 3 {
+		return false
+	}
+	algo, rest := p[9], p[10:]
+	switch algo {
+	case 1, 2: // RSA: one MPI
+		rest = pgpMPI(rest)
+	case 16: // Elgamal: two
+		rest = pgpMPI(pgpMPI(rest))
+	case 18: // ECDH: a point, then the wrapped key with its length
+		rest = pgpShort(pgpMPI(rest))
+	case 25, 26: // X25519, X448: the ephemeral key, then the wrapped key
+		size := map[byte]int{25: 32, 26: 56}[algo]
+		if len(rest) < size {
+			return false
+		}
+		rest = pgpShort(rest[size:])
+	default:
+		return false
+	}
+	return rest != nil && len(rest) == 0
+}
+
+// pgpMPI returns what follows the multiprecision integer p starts with (a
+// count of bits, then the integer), or nil if p does not start with one.
+// The count is not held to the integer's top bit: Go's openpgp, which
+// Vault used, counts 8 bits a byte of an RSA ciphertext, leading zeros and
+// all.
+func pgpMPI(p []byte) []byte {
+	if len(p) < 3 {
+		return nil
+	}
+	bits := int(p[0])<<8 | int(p[1])
+	size := (bits + 7) / 8
+	if bits == 0 || len(p) < 2+size {
+		return nil
+	}
+	return p[2+size:]
+}
+
+// pgpShort returns what follows the field of one octet of length and as
+// many octets that p starts with, or nil.
+func pgpShort(p []byte) []byte {
+	if len(p) < 1 || len(p) < 1+int(p[0]) {
+		return nil
+	}
+	return p[1+int(p[0]):]
+}
+
+// pgpPacket reads the header of the OpenPGP packet that b starts with: its
+// tag, where its body starts and its length (a partial length, which the
+// data packets may have, counts as its first part, which is enough to tell
+// the packet). ok is false if b starts no packet header.
+func pgpPacket(b []byte) (tag, body, n int, ok bool) {
+	if len(b) < 2 || b[0]&0x80 == 0 {
+		return 0, 0, 0, false
+	}
+	if b[0]&0x40 == 0 { // the old format: the tag in bits 5-2, then 1, 2 or 4 octets of length
+		tag = int(b[0]>>2) & 0xf
+		switch b[0] & 3 {
+		case 0:
+			return tag, 2, int(b[1]), true
+		case 1:
+			if len(b) < 3 {
+				return 0, 0, 0, false
+			}
+			return tag, 3, int(b[1])<<8 | int(b[2]), true
+		case 2:
+			if len(b) < 5 {
+				return 0, 0, 0, false
+			}
+			return tag, 5, int(b[1])<<24 | int(b[2])<<16 | int(b[3])<<8 | int(b[4]), true
+		}
+		return tag, 1, 0, true // an indeterminate length
+	}
+	tag = int(b[0] & 0x3f)
+	switch l := int(b[1]); {
+	case l < 192:
+		return tag, 2, l, true
+	case l < 224:
+		if len(b) < 3 {
+			return 0, 0, 0, false
+		}
+		return tag, 3, (l-192)<<8 + int(b[2]) + 192, true
+	case l < 255:
+		return tag, 2, 1 << (l & 0x1f), true // a partial length
+	default:
+		if len(b) < 6 {
+			return 0, 0, 0, false
+		}
+		return tag, 6, int(b[2])<<24 | int(b[3])<<16 | int(b[4])<<8 | int(b[5]), true
+	}
 }
 
 // ssssNoThreshold is the error for ssss shares without -t.

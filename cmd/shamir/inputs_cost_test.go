@@ -1,8 +1,13 @@
 package main
 
 // The cost of what is dropped into a share folder (issue 25): pictures made
-// to cost, checked end to end. Each must cost under a second of CPU, and
-// the folder still recover its secret.
+// to cost, checked end to end. Each is set aside, for the reason its budget
+// gives, and the folder still recovers its secret. The work each may do is
+// counted, and asserted, in internal/paper (TestQRFinderGrid, TestJPEGScans,
+// the fuzz targets' checkWork), where the search runs: here the CPU time of
+// the process, from its rusage, is logged (some 0.4 s for the grid, a few
+// ms for the scans), not checked, as the guide has it: a timed test fails
+// on a loaded machine.
 
 import (
 	"bytes"
@@ -11,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -42,12 +48,16 @@ func TestCostlyPictures(t *testing.T) {
 	must(t, runCmd(t, dir, nil, "split", "-n", "3", "-t", "2", "-o", "s", "key.bin"), "split")
 	os.Remove(filepath.Join(dir, "s", "key.bin.3-of-3.shamir"))
 	_, base := runCPU(t, dir, "combine", "s", "-o", "base.bin")
-	for name, data := range map[string][]byte{
+	for name, tc := range map[string]struct {
+		data   []byte
+		reason string
+	}{
 		// 16 KB: 5,300² pixels of QR finder patterns, 2 pixels a module.
-		"grid.png": pngtest.FinderGrid(5300, 2),
-		// 1,000 scans of 4,000² pixels, 62 KB.
-		"scans.jpg": jpegtest.Progressive(4000, 4000, 1000),
+		"grid.png": {pngtest.FinderGrid(5300, 2), "(a picture: no QR code found in the picture)"},
+		// 1,000 scans of 4,000² pixels, 62 KB: refused before decoding.
+		"scans.jpg": {jpegtest.Progressive(4000, 4000, 1000), "(a picture: a JPEG of more than 64 scans (1000)"},
 	} {
+		data := tc.data
 		sub := filepath.Join(dir, name)
 		os.Mkdir(sub, 0o700)
 		for _, f := range []string{"key.bin.1-of-3.shamir", "key.bin.2-of-3.shamir"} {
@@ -62,13 +72,8 @@ func TestCostlyPictures(t *testing.T) {
 		if string(got) != "the secret, recovered" {
 			t.Errorf("%s: recovered %q", name, got)
 		}
-		if !bytes.Contains(r.stderr, []byte("ignored")) {
-			t.Errorf("%s: not noted as ignored:\n%s", name, r.stderr)
-		}
-		// Under -short (test.sh runs the race detector with it, some
-		// ten times slower), the CPU time is logged, not checked.
-		if cpu-base > time.Second && !testing.Short() {
-			t.Errorf("%s: %v of CPU, %v more than without it", name, cpu, cpu-base)
+		if want := "ignored " + quote(filepath.Join(name, name)) + ": not a share file " + tc.reason; !bytes.Contains(r.stderr, []byte(want)) {
+			t.Errorf("%s: not noted as %q:\n%s", name, want, r.stderr)
 		}
 	}
 }
@@ -111,18 +116,35 @@ func TestManyCopies(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(dir, "s"), fmt.Sprintf("copy-%03d", i), b)
 		}
-		// Go raises its soft limit to the hard one as it starts: both are set.
-		cmd := exec.Command("sh", "-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`, binary, "combine", "-i", "id.txt", "s", "-o", "out.bin")
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := withFileLimit(dir, binary, "combine", "-i", "id.txt", "s", "-o", "out.bin").CombinedOutput()
 		if err != nil {
 			t.Fatalf("combine with 303 share files (encrypted: %v) and a limit of 256 open files: %v\n%s", encrypted, err, lastLines(out, 10))
 		}
 		if got, _ := os.ReadFile(filepath.Join(dir, "out.bin")); string(got) != "the secret, recovered" {
 			t.Fatalf("recovered %q\n%s", got, lastLines(out, 10))
 		}
+		// Every copy was read (as a duplicate), none skipped.
+		if !bytes.Contains(out, []byte("from 3 good shares, but 300 shares are bad")) {
+			t.Errorf("encrypted: %v: not every copy was read:\n%s", encrypted, lastLines(out, 10))
+		}
 		t.Logf("encrypted: %v: %s", encrypted, lastLines(out, 2))
 	}
+	// The limit is the one a program run so has, not the test's own.
+	if _, err := os.Stat("/proc/self/limits"); err == nil {
+		out, err := withFileLimit(t.TempDir(), "cat", "/proc/self/limits").Output()
+		if !regexp.MustCompile(`(?m)^Max open files +256 +256 `).Match(out) {
+			t.Errorf("the limit was not applied: %v\n%s", err, out)
+		}
+	}
+}
+
+// withFileLimit returns the command args run in dir with a limit of 256
+// open files. Go raises its soft limit to the hard one as it starts: both
+// are set.
+func withFileLimit(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("sh", append([]string{"-c", `ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" "$@"`}, args...)...)
+	cmd.Dir = dir
+	return cmd
 }
 
 // lastLines returns the last n lines of b.

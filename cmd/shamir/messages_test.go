@@ -34,6 +34,11 @@ func TestRefusalCounts(t *testing.T) {
 	if msg := err.Error(); strings.Contains(msg, "needed") || !strings.Contains(msg, "4 shares, threshold 3") {
 		t.Errorf("inconsistent shares: %q", msg)
 	}
+	// No threshold of them gives the key: none is known good, none bad.
+	err = ssmsFailure(&shareSet{}, &shamir.CombineError{Err: shamir.ErrInconsistentShares, Good: 0, Needed: 3})
+	if msg := err.Error(); strings.Contains(msg, "needed") || strings.Contains(msg, "0 good") || !strings.Contains(msg, "none of them is known good (threshold 3)") {
+		t.Errorf("inconsistent shares, none known good: %q", msg)
+	}
 	err = ssmsFailure(&shareSet{}, &shamir.CombineError{Err: shamir.ErrNotEnoughShares, Good: 2, Needed: 3})
 	if msg := err.Error(); !strings.Contains(msg, "2 good shares, 3 needed") {
 		t.Errorf("not enough shares: %q", msg)

@@ -17,13 +17,16 @@ import (
 // screen anyway.
 const maxTerminalSecret = 1 << 20
 
-// errNotForTerminal refuses to print a secret that would garble the terminal.
+// errNotForTerminal refuses to print a secret that would garble the
+// terminal. No flag but -encode prints it there: raw bytes on a terminal are
+// escape codes it obeys and a secret left in its scrollback, which no one
+// asks for, and a person who names stdout with -o - has not seen that the
+// secret is binary.
 var errNotForTerminal = withHints(errors.New("the secret is not printable text, and the output is a terminal"),
-	"write it to a file with -o FILE, print it as text with -encode hex or -encode base64, or pipe it to a program",
-	"-o - prints it on the terminal anyway")
+	"print it as text with -encode hex or -encode base64, write it to a file with -o FILE, or redirect or pipe stdout to a file or a program")
 
 var errTooBigForTerminal = withHints(fmt.Errorf("the secret is over %d MiB, and the output is a terminal", maxTerminalSecret>>20),
-	"write it to a file with -o FILE or pipe it to a program; -o - prints it on the terminal anyway")
+	"write it to a file with -o FILE, or redirect or pipe stdout to a file or a program")
 
 // A secretWriter takes the recovered secret and puts it where the user
 // asked: into a file, written atomically, or onto stdout, optionally encoded
@@ -38,10 +41,10 @@ type secretWriter struct {
 }
 
 // newSecretWriter returns a secretWriter for path with encoding encode ("",
-// "hex" or "base64"). An empty path means stdout, and a raw secret bound for
-// a terminal is then held back until finish has checked that it is printable
-// text; "-" means stdout, whatever it is. A path that is one of inputs (the
-// files the shares were read from) is refused, even with force.
+// "hex" or "base64"). An empty path or "-" means stdout. A raw secret bound
+// for a terminal, through stdout or any path that names one, is held back
+// until finish has checked that it is printable text. A path that is one of
+// inputs (the files the shares were read from) is refused, even with force.
 func newSecretWriter(path, encode string, force bool, inputs []os.FileInfo) (*secretWriter, error) {
 	s := &secretWriter{}
 	var dest io.Writer = stdoutWriter{}
@@ -56,12 +59,12 @@ func newSecretWriter(path, encode string, force bool, inputs []os.FileInfo) (*se
 		dest = &destWriter{f, path}
 		// A path that names a terminal (/dev/tty, /dev/stdout,
 		// /proc/self/fd/1 on one) is held to what stdout is: -o is no
-		// way around the check, which -encode or -o - is.
+		// way around the check; only -encode is.
 		if file, ok := f.(*os.File); ok && encode == "" && isTerminal(file) {
 			s.held = &heldBack{out: dest}
 			dest = s.held
 		}
-	} else if path == "" && encode == "" && isTerminal(os.Stdout) {
+	} else if encode == "" && isTerminal(os.Stdout) {
 		s.held = &heldBack{out: stdoutWriter{}}
 		dest = s.held
 	}

@@ -67,7 +67,13 @@ func askNewPassphrase(h *holder, cmd string) ([]byte, error) {
 	for try := 1; ; try++ {
 		pass, err := askPassphrase(fmt.Sprintf("Passphrase for %s: ", h.name))
 		if errors.Is(err, errNoTerminal) {
-			return nil, withHints(fmt.Errorf("%s: %s keeps their share under a passphrase, which they type on a terminal, and there is none (no /dev/tty, and stdin is not one)", h.from, h.name),
+			// reprotect's one holder is the person who runs it, with one
+			// file: no name to give.
+			who := h.name + " keeps their share under a passphrase, which they type"
+			if cmd == "reprotect" {
+				who = "the new passphrase is typed"
+			}
+			return nil, withHints(fmt.Errorf("%s: %s on a terminal, and there is none (no /dev/tty, and stdin is not one)", h.from, who),
 				"run shamir "+cmd+" at a terminal")
 		}
 		if err != nil {

@@ -106,7 +106,9 @@ func alive(pid int) bool {
 }
 
 // noPluginLeft checks that every process the fake plugins wrote down has
-// ended.
+// ended, and, where /proc lists processes, that no process of the plugin
+// is left at all: those it did not write down (flood's head and tr) are
+// found by the environment they inherited, $PLUGIN_PIDS naming dir.
 func noPluginLeft(t *testing.T, dir string) {
 	t.Helper()
 	data, _ := os.ReadFile(filepath.Join(dir, "pids"))
@@ -126,6 +128,51 @@ func noPluginLeft(t *testing.T, dir string) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
+	for _, pid := range pluginProcesses(t, dir, 0) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("a process of the plugin, %d (%s), runs on after combine", pid, cmdline(pid))
+	}
+}
+
+// procLists reports whether /proc lists processes and their environments.
+func procLists() bool {
+	_, err := os.Stat("/proc/self/environ")
+	return err == nil
+}
+
+// pluginProcesses returns the live processes, found in /proc, whose
+// environment has the $PLUGIN_PIDS that pluginCmd set for dir, but the
+// process shamir (0: none), which has it too: the fake plugin and every
+// process it started. Without a /proc that lists processes, it finds none.
+func pluginProcesses(t *testing.T, dir string, shamir int) []int {
+	t.Helper()
+	if !procLists() {
+		return nil
+	}
+	mark := []byte("\x00PLUGIN_PIDS=" + filepath.Join(dir, "pids") + "\x00")
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() || pid == shamir {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), mark) || !alive(pid) {
+			continue // another user's, gone, or not the plugin's
+		}
+		found = append(found, pid)
+	}
+	return found
+}
+
+// cmdline returns the command line of process pid, for messages.
+func cmdline(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return strings.TrimSpace(string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
 }
 
 // TestPluginsGoneWrong runs combine with each plugin that fails: the file
@@ -168,9 +215,10 @@ func TestPluginsGoneWrong(t *testing.T) {
 }
 
 // TestPluginHangs stops combine, waiting on a plugin that hangs, with each
-// stop signal: the plugin and its child end with it.
+// stop signal: the plugin and its child end with it, and combine's memory
+// stays bounded.
 func TestPluginHangs(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
 		dir := t.TempDir()
 		pluginShares(t, dir, "hang")
 		cmd := pluginCmd(t, dir)
@@ -188,10 +236,18 @@ func TestPluginHangs(t *testing.T) {
 				t.Fatalf("the plugin never started:\n%s", stderr.String())
 			}
 		}
+		// The scan of /proc finds the plugin that runs, so finding none
+		// after means none is left, not that the scan is blind.
+		if ps := pluginProcesses(t, dir, cmd.Process.Pid); len(ps) != 2 && procLists() {
+			t.Errorf("%v: /proc shows not the plugin's shell and its sleep: %v", sig, ps)
+		}
 		cmd.Process.Signal(sig)
 		cmd.Wait()
-		if !strings.Contains(stderr.String(), "stopped") {
-			t.Errorf("%v: %s", sig, stderr.String())
+		if !strings.Contains(stderr.String(), "stopped") || cmd.ProcessState.ExitCode() == 0 {
+			t.Errorf("%v: %v: %s", sig, cmd.ProcessState, stderr.String())
+		}
+		if rss := maxRSS(cmd.ProcessState); rss > rssBound() {
+			t.Errorf("%v: %d MiB resident", sig, rss>>20)
 		}
 		noPluginLeft(t, dir)
 	}
@@ -259,6 +315,14 @@ func TestPluginParentKilled(t *testing.T) {
 		if time.Since(start) > 3*time.Second {
 			syscall.Kill(leader, syscall.SIGKILL)
 			t.Fatal("the plugin runs on after combine was killed")
+		}
+	}
+	// Nothing else of the plugin is left: only the sleep it started,
+	// which no one can end once shamir is gone.
+	for _, pid := range pluginProcesses(t, dir, 0) {
+		if pid != child {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("a process of the plugin, %d (%s), runs on after combine was killed", pid, cmdline(pid))
 		}
 	}
 }

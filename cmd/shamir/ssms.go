@@ -273,7 +273,13 @@ func ssmsFailure(set *shareSet, err error) error {
 	case ce.Err != nil:
 		msg = ce.Err.Error()
 	}
+	noneKnown := errors.Is(ce.Err, shamir.ErrInconsistentShares) && ce.Good == 0
 	switch {
+	case ce.Needed > 0 && noneKnown:
+		// No threshold of them gives the split's key, so none is known
+		// good, and none was named bad: "0 good shares, 3 needed" would
+		// count as bad the shares that may be the genuine ones.
+		msg += fmt.Sprintf(": none of them is known good (threshold %d)", ce.Needed)
 	case ce.Needed > 0 && ce.Good < ce.Needed:
 		msg += fmt.Sprintf(": %s, %d needed", count(ce.Good, "good share"), ce.Needed)
 	case ce.Needed > 0:
@@ -282,6 +288,12 @@ func ssmsFailure(set *shareSet, err error) error {
 		msg += fmt.Sprintf(": %s, threshold %d", count(ce.Good, "share"), ce.Needed)
 	}
 	err = errors.New(msg)
+	if noneKnown && ce.Needed > 0 {
+		// Shares made without the key (an outsider's) or altered, checksums
+		// and all, hide the key: any threshold of genuine ones give it back,
+		// and it tells the others apart.
+		err = withHints(err, fmt.Sprintf("add other shares of the split: any %d made with its key name the ones that were not", ce.Needed))
+	}
 	if errors.Is(ce, shamir.ErrNotEnoughShares) {
 		err = withHints(err, "add shares"+pick(len(bad) > 0, ", or replace the bad ones", ""))
 	}

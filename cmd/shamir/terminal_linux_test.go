@@ -250,31 +250,52 @@ func TestTerminalSharesProgress(t *testing.T) {
 }
 
 // TestTerminalOutput checks that combine prints text secrets on a terminal
-// but refuses binary ones unless asked with -o -.
+// but refuses binary ones, of every share format, even with -o - (stdout
+// named), unless -encode is given.
 func TestTerminalOutput(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "text", []byte("a printable secret\n"))
 	writeFile(t, dir, "binary", []byte("\x00\x01\x1b[2Jbinary"))
 	for _, name := range []string{"text", "binary"} {
 		must(t, runCmd(t, dir, nil, "split", "-n", "2", "-t", "2", "-encode", "hex", name, "-o", name+".keys"), "split")
+		must(t, runCmd(t, dir, nil, "split", "-q", "-n", "2", "-t", "2", name, "-o", name+".ssms"), "split")
 	}
 	show := func(args ...string) (int, string) {
 		se := startSession(t, dir, false, true, true, nil, args...)
 		code := se.wait()
 		return code, se.shown()
 	}
-	if code, screen := show("combine", "text.keys"); code != 0 || !strings.Contains(screen, "a printable secret") {
-		t.Errorf("text secret: exit %d:\n%s", code, screen)
+	refused := func(code int, screen string) bool {
+		return code == 1 && strings.Contains(screen, "not printable") && strings.Contains(screen, "-encode hex") &&
+			!strings.Contains(screen, "binary") && !strings.Contains(screen, "anyway")
 	}
-	code, screen := show("combine", "binary.keys")
-	if code != 1 || !strings.Contains(screen, "not printable") || strings.Contains(screen, "binary\x1b") {
-		t.Errorf("binary secret: exit %d:\n%q", code, screen)
+	for _, shares := range []string{".keys", ".ssms"} {
+		for _, out := range [][]string{nil, {"-o", "-"}} {
+			args := append([]string{"combine", "text" + shares}, out...)
+			if code, screen := show(args...); code != 0 || !strings.Contains(screen, "a printable secret") {
+				t.Errorf("text secret %q: exit %d:\n%s", args, code, screen)
+			}
+			args = append([]string{"combine", "binary" + shares}, out...)
+			if code, screen := show(args...); !refused(code, screen) {
+				t.Errorf("binary secret %q: exit %d:\n%q", args, code, screen)
+			}
+			args = append(args, "-encode", "hex")
+			if code, screen := show(args...); code != 0 || !strings.Contains(screen, "0001") {
+				t.Errorf("binary secret %q: exit %d:\n%q", args, code, screen)
+			}
+		}
 	}
-	if code, screen := show("combine", "binary.keys", "-encode", "hex"); code != 0 || !strings.Contains(screen, "0001") {
-		t.Errorf("binary secret -encode hex: exit %d:\n%q", code, screen)
-	}
-	if code, screen := show("combine", "binary.keys", "-o", "-"); code != 0 || !strings.Contains(screen, "binary") {
-		t.Errorf("binary secret -o -: exit %d:\n%q", code, screen)
+	// ssss-split -x's shares of the binary secret, threshold 2.
+	writeFile(t, dir, "ssss.txt", []byte("1-970b41f84261e375d140a6d9\n2-090f869816aac3acd69d3327\n"))
+	for _, out := range [][]string{nil, {"-o", "-"}} {
+		args := append([]string{"combine", "-t", "2", "ssss.txt"}, out...)
+		if code, screen := show(args...); !refused(code, screen) {
+			t.Errorf("binary secret %q: exit %d:\n%q", args, code, screen)
+		}
+		args = append(args, "-encode", "hex")
+		if code, screen := show(args...); code != 0 || !strings.Contains(screen, "00011b5b324a62696e617279") {
+			t.Errorf("binary secret %q: exit %d:\n%q", args, code, screen)
+		}
 	}
 }
 

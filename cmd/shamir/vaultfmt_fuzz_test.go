@@ -42,6 +42,9 @@ func FuzzVaultText(f *testing.F) {
 		// Foreign forms (foreign.go): ssss shares, a mnemonic.
 		"1-10cf1315f0\n2-e9e2909d36\n3-9148efe4af\n", "tok-01-a91d739361\ntok-02-4f8ed3d5d5\nnot one\n",
 		"duckling enlarge academic academic agency result length solution fridge kidney coal piece\n",
+		// An unseal key encrypted by gpg -e to a Curve25519 key: the
+		// mutations reach the OpenPGP packets' parser.
+		"Unseal Key 1: hF4DYUhGNMLJRWUSAQdAuCC5MX5cQx6Dw/ImmR8QXc0FAagOXJbU2/fCvS3/jU0wGMTC8KD/FeewVHjEMTyhDlffJ4xtI4P/cIdaOvG7L+RMp/jN/Y4CAjIRiwmI4TZ20l8Bhbvnj4cwAYUBniwGYgCOfoXR6LSImKNSmpvyJnhKACJMxcY2V9g+daScnQH5O3flBaDE0P11NeQBGHnO4Tg3aOCrrQ+UhbIIqEwId9NyFy1qx7TF6FWIVAgvzjoanA==\n",
 	} {
 		f.Add([]byte(s), uint8(0))
 	}

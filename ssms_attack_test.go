@@ -2,7 +2,8 @@ package shamir
 
 import (
 	"bytes"
-	"crypto/hmac"
+	"crypto/ed25519"
+	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -19,14 +20,17 @@ import (
 // are written from the document, not from the package's constants, so that
 // they check the document too.
 
-// Header offsets of format 3, from docs/FORMAT.md.
+// Header offsets of format 4, from docs/FORMAT.md.
 const (
-	fmtSplitID  = 13
-	fmtIndex    = 29
-	fmtKeyShare = 34
-	fmtTag      = 66
-	fmtCRC      = 82
-	fmtHeader   = 86
+	fmtSplitID    = 13
+	fmtIndex      = 29
+	fmtGeneration = 30
+	fmtKeyShare   = 34
+	fmtKeyCheck   = 66
+	fmtPublicKey  = 82
+	fmtSignature  = 114
+	fmtCRC        = 178
+	fmtHeader     = 182
 )
 
 var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -38,7 +42,7 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	t.Helper()
 	parts := make([][]byte, len(shares))
 	for i, s := range shares {
-		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtTag]), s[fmtIndex]+1)
+		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtKeyCheck]), s[fmtIndex]+1)
 	}
 	key, err := Combine(parts)
 	if err != nil {
@@ -47,15 +51,27 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	return key
 }
 
-// reseal recomputes, as docs/FORMAT.md defines them, the tag of the share s
-// under the split key key, its header CRC and every record CRC.
+// fmtSigningKey derives the header signing key of the split key key, as
+// docs/FORMAT.md defines it: the Ed25519 key whose seed is
+// HKDF-SHA256(key, no salt, "GFSSMS header signing key").
+func fmtSigningKey(key []byte) ed25519.PrivateKey {
+	seed, err := hkdf.Key(sha256.New, key, nil, "GFSSMS header signing key", 32)
+	if err != nil {
+		panic(err)
+	}
+	return ed25519.NewKeyFromSeed(seed)
+}
+
+// reseal recomputes, as docs/FORMAT.md defines them, the signature of the
+// share s under the signing key of the split key key, its header CRC and
+// every record CRC. It does not touch the public key or the key check.
 func reseal(s, key []byte) {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("GFSSMS key share tag"))
-	tk := m.Sum(nil)
-	m = hmac.New(sha256.New, tk)
-	m.Write(s[:fmtTag])
-	copy(s[fmtTag:fmtCRC], m.Sum(nil)[:16])
+	copy(s[fmtSignature:fmtCRC], ed25519.Sign(fmtSigningKey(key), s[:fmtSignature]))
+	fixCRCsFromFormat(s)
+}
+
+// fixCRCsFromFormat recomputes the header CRC and every record CRC of s.
+func fixCRCsFromFormat(s []byte) {
 	binary.BigEndian.PutUint32(s[fmtCRC:], crc32.Checksum(s[:fmtCRC], fmtCastagnoli))
 	overhead := 16
 	if s[7] == 3 {
@@ -74,11 +90,25 @@ func reseal(s, key []byte) {
 	}
 }
 
+// How an outsider forges headers: the split ID copied, and either the
+// victim's public key and key check copied too (the split ID checks, the
+// signature, made with the outsider's own key, does not), or their own
+// kept (the signature checks under it, the split ID does not).
+const (
+	copyPublicKey = iota
+	ownPublicKey
+)
+
 // outsiderSplit returns the shares of a split of secret that an outsider
 // makes under the split ID of victim, a share they can read: their own
-// key, the victim's parameters (public in every header), every tag and
-// checksum computed.
+// key, the victim's parameters, split ID, public key and key check (public
+// in every header), every signature they can make and checksum computed.
 func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
+	return outsiderSplitAs(t, victim, secret, parts, copyPublicKey)
+}
+
+// outsiderSplitAs is outsiderSplit, the public key copied or not.
+func outsiderSplitAs(t testing.TB, victim, secret []byte, parts, how int) [][]byte {
 	t.Helper()
 	threshold := int(victim[8])
 	chunk := int(binary.BigEndian.Uint32(victim[9:]))
@@ -89,6 +119,9 @@ func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
 	key := keyOfShares(t, shares[:threshold])
 	for _, s := range shares {
 		copy(s[fmtSplitID:fmtIndex], victim[fmtSplitID:fmtIndex])
+		if how == copyPublicKey {
+			copy(s[fmtKeyCheck:fmtSignature], victim[fmtKeyCheck:fmtSignature])
+		}
 		reseal(s, key)
 	}
 	return shares
@@ -96,7 +129,7 @@ func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
 
 // insiderSplit returns the shares of a split of secret made under the key
 // of victims (threshold of its shares), as holders who know the key can:
-// the split ID and the tags are then right, and the key shares lie on
+// the split ID and the signatures are then right, and the key shares lie on
 // another polynomial through the same key.
 func insiderSplit(t testing.TB, victims [][]byte, secret []byte, parts int) [][]byte {
 	t.Helper()
@@ -407,7 +440,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			case 3:
 				s := slices.Clone(cur[i])
 				k := int(ops[1]) % len(s)
-				if k >= hdrCRC && k < headerSize {
+				if k >= hdrCRC && k < headerSize || k >= hdrSignature && k < hdrCRC && ops[1]&1 == 0 {
 					k = hdrKeyShare
 				}
 				s[k] ^= 1 + ops[1]>>4
@@ -436,7 +469,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			}
 		}
 		// Each distinct share with an altered record is an error (one
-		// altered in its header fails its tag and does not count): within
+		// altered in its header fails its signature and does not count): within
 		// the bound, the secret comes back.
 		if len(good) >= threshold+len(recordAltered) && err != nil {
 			t.Fatalf("%d good indexes, %d altered: %v", len(good), len(recordAltered), err)
@@ -460,7 +493,7 @@ func refreshHeaders(shares [][]byte) ([][]byte, error) {
 // six named, though the first value of each index is altered at six of
 // them, beyond what decoding from first values corrects, and C(20,8)
 // subsets are far more than the decoder tries. Once in the records, once
-// in the key shares (the tags recomputed under the key), where the key
+// in the key shares (the signatures made again with the key), where the key
 // polynomial is decided.
 func TestSSMSAlteredCopiesFirst(t *testing.T) {
 	secret := testSecret(300, 51)
@@ -489,5 +522,35 @@ func TestSSMSAlteredCopiesFirst(t *testing.T) {
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
 			t.Errorf("%s: reader = %d bytes, %v, %v; want the secret, %v", where, len(got), bad, err, want)
 		}
+	}
+}
+
+// TestSSMSSignatureOnly: a genuine share whose signature alone was changed
+// (checksums recomputed) holds every genuine field, so combining shares
+// that all agree takes the secret from it without checking a signature;
+// it is named Forged as soon as the signatures decide something: beside a
+// share that disagrees, and always before a lifecycle function writes.
+func TestSSMSSignatureOnly(t *testing.T) {
+	secret := testSecret(100, 77)
+	shares := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 77)
+	changed := slices.Clone(shares[1])
+	changed[fmtSignature+7] ^= 0x10
+	fixCRCsFromFormat(changed)
+	given := [][]byte{shares[0], changed, shares[2]}
+	if got, bad, err := CombineSSMS(given); err != nil || !bytes.Equal(got, secret) || len(bad) != 0 {
+		t.Fatalf("shares that agree: %v, %v", bad, err)
+	}
+	evil := outsiderSplit(t, shares[0], bytes.Repeat([]byte{9}, 100), 5)
+	want := []BadShare{{Position: 1, Reason: Forged}, {Position: 3, Reason: Forged}}
+	if got, bad, err := CombineSSMS(append(slices.Clone(given), evil[3], shares[3])); err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+		t.Fatalf("beside a forged share: %v, %v; want %v", bad, err, want)
+	}
+	if _, bad, err := RecreateSSMS(append(slices.Clone(given), shares[4]), 1); err != nil || !slices.Equal(bad, want[:1]) {
+		t.Fatalf("RecreateSSMS: %v, %v", bad, err)
+	}
+	hs := [][]byte{shares[0][:fmtHeader], changed[:fmtHeader], shares[2][:fmtHeader], shares[3][:fmtHeader]}
+	var ce *CombineError
+	if _, err := RefreshSSMSHeaders(hs); !errors.As(err, &ce) || !slices.Equal(ce.Bad, want[:1]) {
+		t.Fatalf("RefreshSSMSHeaders: %v", err)
 	}
 }

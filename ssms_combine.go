@@ -49,7 +49,7 @@ func CombineSSMSSplit(shares [][]byte, name SplitName) (secret []byte, bad []Bad
 }
 
 func combineSSMS(shares [][]byte, want *SplitName) (secret []byte, bad []BadShare, err error) {
-	c, err := openSplit(memIns(shares), want)
+	c, err := openSplit(memIns(shares), want, false)
 	if err != nil {
 		return nil, nil, err
 	}

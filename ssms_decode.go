@@ -94,6 +94,31 @@ type chunkIn struct {
 	// sets, when open refused a codeword beyond the bound, holds the
 	// shares (places in shares) of each.
 	sets [][]int
+	// read is why as reading the records left it, before open.
+	read []Reason
+}
+
+// anyBad reports whether a share of ci was found bad.
+func (ci *chunkIn) anyBad() bool {
+	return slices.ContainsFunc(ci.why, func(r Reason) bool { return r != 0 })
+}
+
+// readDone records why as reading the records left it.
+func (ci *chunkIn) readDone() { ci.read = append(ci.read[:0], ci.why...) }
+
+// dropForged removes from ci the shares named Forged since it was read,
+// and forgets what open found, for open to decode it again.
+func (ci *chunkIn) dropForged() {
+	k := 0
+	for j, s := range ci.shares {
+		if s.why == Forged {
+			continue
+		}
+		ci.shares[k], ci.recs[k], ci.why[k], ci.read[k] = s, ci.recs[j], ci.read[j], ci.read[j]
+		k++
+	}
+	ci.shares, ci.recs, ci.why, ci.read = ci.shares[:k], ci.recs[:k], ci.why[:k], ci.read[:k]
+	ci.sets = nil
 }
 
 // reset makes ci the chunk num of shares, with no record read. It keeps a
@@ -134,8 +159,7 @@ type decoder struct {
 	code *rsCode
 
 	key  [keySize]byte
-	tk   [32]byte // tagKey(key)
-	tags *tagger  // under tk
+	keys *splitKeys // derived from key when signer first needs them
 	aead cipher.AEAD
 
 	// Scratch, reused from chunk to chunk.
@@ -162,18 +186,15 @@ type decoder struct {
 	rows     []int
 }
 
-// newDecoder returns the decoder of the split of h under key, whose tag key
-// is tk and tagger tags.
-func newDecoder(h *header, key, tk *[32]byte, tags *tagger) *decoder {
+// newDecoder returns the decoder of the split of h under key.
+func newDecoder(h *header, key *[keySize]byte) *decoder {
 	t := h.threshold
 	return &decoder{
 		h:        h,
 		t:        t,
 		code:     &rsCode{parts: maxIndex + 1, threshold: t},
 		key:      *key,
-		tk:       *tk,
 		aead:     mustAEAD(h.aead, key[:]),
-		tags:     tags,
 		giveBack: func() {},
 		ins:      make([][]byte, t),
 		seed:     maphash.MakeSeed(),
@@ -182,7 +203,7 @@ func newDecoder(h *header, key, tk *[32]byte, tags *tagger) *decoder {
 
 // withKey returns a new decoder of d's split, with d's key.
 func (d *decoder) withKey() *decoder {
-	e := newDecoder(d.h, &d.key, &d.tk, d.tags)
+	e := newDecoder(d.h, &d.key)
 	e.code = d.code
 	return e
 }
@@ -190,10 +211,21 @@ func (d *decoder) withKey() *decoder {
 // release clears the key and gives back the buffers.
 func (d *decoder) release() {
 	clear(d.key[:])
-	clear(d.tk[:])
-	d.aead, d.tags = nil, nil
+	if d.keys != nil {
+		d.keys.release()
+	}
+	d.aead, d.keys = nil, nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
+}
+
+// signer returns the split keys that sign new headers, derived from the
+// key on first use: only the lifecycle functions write headers.
+func (d *decoder) signer() *splitKeys {
+	if d.keys == nil {
+		d.keys = deriveKeys(&d.key)
+	}
+	return d.keys
 }
 
 func mustAEAD(id byte, key []byte) cipher.AEAD {

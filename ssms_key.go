@@ -16,36 +16,36 @@ import (
 type keyVar struct {
 	x      byte
 	y      *[keySize]byte
-	tag    [tagSize]byte
+	sig    [sigSize]byte
 	shares []*shareIn
 }
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and tag, which are public (a map of the tags once an index
+// their index and signature, which are public (a map of the signatures once an index
 // has many values, so that many copies cost linear time), and then their
 // key shares are compared in constant time: no memory is indexed by a key
 // share.
 func keyVars(shares []*shareIn) []keyVar {
 	vs := make([]keyVar, 0, len(shares))
 	start := 0 // the first value of the current index in vs
-	var byTag map[[tagSize]byte][]int
+	var byTag map[[sigSize]byte][]int
 	for k, s := range shares {
 		if len(vs) == 0 || vs[len(vs)-1].x != s.hdr.x {
 			start, byTag = len(vs), nil
 		}
-		// The values of this index with the same tag: all of them while
+		// The values of this index with the same signature: all of them while
 		// they are few, those the map holds when an index has many.
 		same := func(yield func(int) bool) {
 			if byTag == nil {
 				for j := start; j < len(vs); j++ {
-					if vs[j].tag == s.hdr.tag && !yield(j) {
+					if vs[j].sig == s.hdr.sig && !yield(j) {
 						return
 					}
 				}
 				return
 			}
-			for _, j := range byTag[s.hdr.tag] {
+			for _, j := range byTag[s.hdr.sig] {
 				if !yield(j) {
 					return
 				}
@@ -64,14 +64,14 @@ func keyVars(shares []*shareIn) []keyVar {
 		}
 		// A sub-slice with no room: appending a copy allocates, and never
 		// writes into shares.
-		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, tag: s.hdr.tag, shares: shares[k : k+1 : k+1]})
+		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, sig: s.hdr.sig, shares: shares[k : k+1 : k+1]})
 		if byTag == nil && len(vs)-start > 16 {
-			byTag = make(map[[tagSize]byte][]int)
+			byTag = make(map[[sigSize]byte][]int)
 			for j := start; j < len(vs); j++ {
-				byTag[vs[j].tag] = append(byTag[vs[j].tag], j)
+				byTag[vs[j].sig] = append(byTag[vs[j].sig], j)
 			}
 		} else if byTag != nil {
-			byTag[s.hdr.tag] = append(byTag[s.hdr.tag], len(vs)-1)
+			byTag[s.hdr.sig] = append(byTag[s.hdr.sig], len(vs)-1)
 		}
 	}
 	return vs
@@ -120,26 +120,32 @@ func fromSingles(vs []keyVar, t int) []int {
 	return unflagged(vs, single, t)
 }
 
-// findKey looks for threshold t key shares among vs whose key, key, has
-// the split ID id. The ID commits to the key, so any key found is the
-// split's, and a polynomial whose key fails is no holder's: the values on
-// it are set aside and the rest decoded again (an outsider's whole split
-// given beside fewer genuine shares is peeled off so). In each round: the
-// first value of the first t indexes; those the error-correcting decoder
-// does not flag. Then a bounded search of subsets. Before the rounds, the
-// first value of the first t indexes, and the values alone at their index
-// (fromSingles): within the bound, these give the key whatever was given
-// beside them at other indexes.
-func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
-	try := func(sub []int) bool {
-		xs := make([]byte, len(sub))
-		ys := make([][]byte, len(sub))
-		for i, j := range sub {
-			xs[i], ys[i] = vs[j].x, vs[j].y[:]
-		}
-		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
-		return splitIDOf(key) == id
+// tryKey sets key to the constant term of the polynomial of degree < len(sub)
+// through the values sub of vs, and reports whether it gives the key check
+// check, to which the split ID commits: then it is the split's key.
+func tryKey(vs []keyVar, sub []int, check *[keyCheckSize]byte, key *[keySize]byte) bool {
+	xs := make([]byte, len(sub))
+	ys := make([][]byte, len(sub))
+	for i, j := range sub {
+		xs[i], ys[i] = vs[j].x, vs[j].y[:]
 	}
+	interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
+	return keyCheckOf(key) == *check
+}
+
+// findKey looks for threshold t key shares among vs whose key, key, gives
+// the key check check, to which the split ID commits. Any key found is
+// the split's, and a polynomial whose key fails is no holder's: the values
+// on it are set aside and the rest decoded again. In each round: the first
+// value of the first t indexes; those the error-correcting decoder does not
+// flag. Then a bounded search of subsets. Before the rounds, the first
+// value of the first t indexes, and the values alone at their index
+// (fromSingles): within the bound, these give the key whatever was given
+// beside them at other indexes. The combiner calls it on headers whose
+// signatures hold (ssms_open.go), so an outsider's key shares are never
+// among vs: only holders of the key can make its values disagree.
+func findKey(vs []keyVar, t int, check *[keyCheckSize]byte, key *[keySize]byte) bool {
+	try := func(sub []int) bool { return tryKey(vs, sub, check, key) }
 	// The first value of the first t indexes, the usual case; then,
 	// within the bound, the values alone at their index give the key.
 	if reps := firstPerIndex(vs, nil); len(reps) >= t && try(reps[:t]) {
@@ -282,7 +288,7 @@ func eachSubset(n, k int, f func([]int) bool) bool {
 }
 
 // keyPoly settles which of vs (the distinct key shares of one group of
-// shares whose tags hold) lie on the dealer's polynomial: the one of
+// shares whose signatures hold, or that all agree) lie on the dealer's polynomial: the one of
 // degree < t through (0, key) that is unique within the bound. Any two
 // polynomials of degree < t agree at no more than t−1 points, so with a
 // the number of indexes whose key share lies on P and e the values off it

@@ -20,7 +20,7 @@ import (
 //     key shares (interpolate), never the row at 0;
 //   - refreshing adds to every key share the value at its x of a random
 //     polynomial with constant term 0 (refresh, the plain form's product),
-//     and rewrites the 86-byte headers only: the record checksums start from
+//     and rewrites the 182-byte headers only: the record checksums start from
 //     the header without its key share (recordSeed);
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
@@ -228,7 +228,7 @@ func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int
 // with the bytes of new share k, in order: its header once the first chunk
 // opened, then its record of each chunk once that chunk opened.
 func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
-	c, err := openSplit(ins, nil)
+	c, err := openSplit(ins, nil, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -364,17 +364,17 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 	interpolate(outs, targets, xs, ys)
 	hdrs := make([][]byte, len(idx))
 	for k, i := range idx {
-		hdrs[k] = makeHeader(&c.h.ad, i, c.h.gen, outs[k], c.dec.tags)
+		hdrs[k] = c.dec.signer().makeHeader(&c.h.ad, i, c.h.gen, outs[k])
 	}
 	return hdrs
 }
 
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the first 86 bytes of a share (the rest, if any, is not read). A
+// least the first 182 bytes of a share (the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size
-// is refreshed by rewriting 86 bytes per share.
+// is refreshed by rewriting 182 bytes per share.
 //
 // The new key shares are the old ones plus the values at their x
 // coordinates (index+1) of a uniformly random polynomial of degree below
@@ -411,7 +411,7 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 		ins[i] = &shareIn{pos: i}
 		ins[i].hdr, ins[i].why = parseHeader(s)
 	}
-	c, err := openSplit(ins, nil)
+	c, err := openSplit(ins, nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +428,7 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 // shares; the rest of each share is unchanged. Each chunk's plaintext is
 // computed in scratch memory and cleared.
 func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
-	c, err := openSplit(streamIns(shares, "RefreshSSMS"), nil)
+	c, err := openSplit(streamIns(shares, "RefreshSSMS"), nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -452,8 +452,8 @@ func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
 // to c, in their order: refused, with a [*CombineError], if any share is
 // bad or an index is given twice. The new key shares are the old ones plus
 // the values of a random polynomial with constant term 0 (refresh); the
-// headers are tagged under the split's key, which is unchanged, and so is
-// the split ID.
+// headers are signed with the split's signing key, which is unchanged, and
+// so is the split ID.
 func (c *combiner) refresh(rng io.Reader) ([][]byte, error) {
 	for i := 1; i < len(c.live); i++ {
 		if c.live[i].hdr.index == c.live[i-1].hdr.index {
@@ -484,7 +484,7 @@ func (c *combiner) refresh(rng io.Reader) ([][]byte, error) {
 	}
 	hdrs := make([][]byte, len(c.all))
 	for i, s := range c.live {
-		hdrs[s.pos] = makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize], c.dec.tags)
+		hdrs[s.pos] = c.dec.signer().makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize])
 		clear(keys[i])
 	}
 	return hdrs, nil
@@ -537,7 +537,7 @@ func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []Ba
 	if err := checkScheme(len(dst), threshold); err != nil {
 		return nil, fmt.Errorf("%w, for the new split", err)
 	}
-	c, err := openSplit(streamIns(shares, "ReshareSSMSTo"), nil)
+	c, err := openSplit(streamIns(shares, "ReshareSSMSTo"), nil, true)
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,8 @@ import (
 // shares: shares → one split → authenticated chunks → consumers. openSplit
 // sorts the shares whose headers parsed by split ID and generation, refuses
 // to choose between splits, and unlocks the one named: it recovers the key
-// from the key shares and checks it against the split ID, which commits to
-// it; checks every header's tag under it; and settles which shares hold the
-// split's key shares. What it returns, a combiner, yields the split's
+// from the key shares and checks it against the key check, to which the
+// split ID commits, and settles which shares hold the split's key shares. What it returns, a combiner, yields the split's
 // authenticated chunks (ssms_decode.go decodes each) to the consumers:
 // CombineSSMS (ssms_combine.go), the reader (ssms_stream.go) and the
 // lifecycle functions (ssms_lifecycle.go), none of which reads another's
@@ -23,11 +22,20 @@ import (
 //
 // Who can do what here (docs/SECURITY.md). An outsider, who reads every
 // header but holds no key, can give shares of a split of their own under
-// the genuine split ID: their key fails the commitment, and with the
-// genuine key their headers' tags fail, so they are named Forged, whatever
-// their number and order. Holders who know the key can make headers that
-// authenticate, with key shares off the dealer's polynomial: those are
-// outvoted only within the error-correction bound, and beyond it the
+// the genuine split ID, or genuine headers altered: their headers'
+// signatures fail (the split ID commits to the public key, and only the
+// key's holders can sign), so they are named Forged and set aside, one by
+// one, before anything is decoded, whatever their number and order.
+// Signatures cost about 40 µs each to check, so they are checked only where
+// they decide something: when the shares disagree in any way (more than
+// one split name or set of parameters, a key that the first threshold key
+// shares do not give, a key share off the key's polynomial, a chunk that
+// does not open cleanly), and always before a share is named or a
+// lifecycle function writes from the shares. Shares that all agree are
+// combined without one: they hold the genuine headers, but perhaps for
+// their signature bytes, which decide nothing there. Holders who know the
+// key can sign headers with key shares off the dealer's polynomial: those
+// are outvoted only within the error-correction bound, and beyond it the
 // shares are refused, never chosen between.
 
 // A combiner recovers the secret of one split, chunk by chunk, from the
@@ -42,6 +50,10 @@ type combiner struct {
 	done  bool
 
 	inParallel int // the chunks rest took from its parallel pass, for tests
+
+	// verified is set once the signature of every share of all whose
+	// header parsed was checked (verifyAll).
+	verified bool
 
 	ci chunkIn // scratch
 }
@@ -60,6 +72,26 @@ func byIndex(shares []*shareIn) []*shareIn {
 	s := slices.Clone(shares)
 	slices.SortStableFunc(s, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
 	return s
+}
+
+// verifyAll checks the signature of every share whose header parsed, once,
+// and names Forged those whose signatures fail: made or altered without
+// the split's key. It reports whether it named any.
+func (c *combiner) verifyAll() bool {
+	if c.verified {
+		return false
+	}
+	c.verified = true
+	found := false
+	for _, s := range c.all {
+		if s.hdr == nil || s.why == Unreadable || s.why == Forged {
+			continue
+		}
+		if !s.hdr.signatureHolds() {
+			s.why, found = Forged, true
+		}
+	}
+	return found
 }
 
 // release clears the key and gives back the buffers.
@@ -97,6 +129,7 @@ func (c *combiner) read() *chunkIn {
 	for k, s := range ci.shares {
 		ci.recs[k], ci.why[k] = s.next(c.count)
 	}
+	ci.readDone()
 	return ci
 }
 
@@ -121,6 +154,13 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	}
 	ci := c.read()
 	out, last, res := c.dec.open(ci, dst)
+	if !c.verified && (res != opened || ci.anyBad()) && c.verifyAll() {
+		// Shares disagreed, and some had headers made without the key:
+		// the chunk is decoded again without them.
+		clear(out[len(dst):])
+		ci.dropForged()
+		out, last, res = c.dec.open(ci, dst)
+	}
 	switch res {
 	case ambiguous:
 		return dst, c.ambiguous(ci)
@@ -174,12 +214,22 @@ func (c *combiner) opened(last bool) {
 // header (openSplit kept only the key shares on the split's polynomial)
 // and agreed with every chunk read, as far as could be checked copies.
 func (c *combiner) markCopies() {
+	if !c.verified {
+		for i := 1; i < len(c.live); i++ {
+			if c.live[i-1].hdr.index == c.live[i].hdr.index {
+				// Copies are named: their signatures first.
+				c.verifyAll()
+				c.drop()
+				break
+			}
+		}
+	}
 	for i := 1; i < len(c.live); i++ {
 		// Until openSplit has settled the key shares (when it fails),
 		// shares of one index need not hold one header: only a byte-equal
 		// header is a copy's.
 		a, b := c.live[i-1].hdr, c.live[i].hdr
-		if a.index == b.index && a.tag == b.tag && a.ad == b.ad && a.gen == b.gen &&
+		if a.index == b.index && a.sig == b.sig && a.ad == b.ad && a.gen == b.gen &&
 			subtle.ConstantTimeCompare(a.keyShare[:], b.keyShare[:]) == 1 {
 			c.live[i].why = Duplicate
 		}
@@ -196,8 +246,13 @@ func (c *combiner) why() error {
 	return ErrInconsistentShares
 }
 
-// badShares returns the shares found bad so far, by position.
+// badShares returns the shares found bad so far, by position. A share is
+// named only once every signature was checked, so that one made without the
+// key is named Forged, whatever else is wrong with it.
 func (c *combiner) badShares() []BadShare {
+	if !c.verified && slices.ContainsFunc(c.all, func(s *shareIn) bool { return s.why != 0 && s.hdr != nil }) {
+		c.verifyAll()
+	}
 	var bad []BadShare
 	for _, s := range c.all {
 		if s.why != 0 {
@@ -352,7 +407,9 @@ func (c *combiner) take(secret []byte, results []chunkResult, live []*shareIn) (
 	base := len(secret)
 	taken := 0
 	for j, r := range results {
-		if !r.ok {
+		if !r.ok || len(r.bad) > 0 && !c.verified {
+			// A chunk that found shares bad is left to the sequential
+			// run, which checks the signatures first.
 			break
 		}
 		taken++
@@ -379,13 +436,13 @@ func (c *combiner) take(secret []byte, results []chunkResult, live []*shareIn) (
 }
 
 // groupByName returns the names of the splits (ID and generation) of the
-// shares whose headers parsed, in the order of their first share, and the
-// shares of each.
+// shares whose headers parsed and that were not found bad, in the order of
+// their first share, and the shares of each.
 func groupByName(all []*shareIn) ([]SplitName, map[SplitName][]*shareIn) {
 	var names []SplitName
 	byName := make(map[SplitName][]*shareIn)
 	for _, s := range all {
-		if s.hdr == nil {
+		if s.hdr == nil || s.why != 0 {
 			continue
 		}
 		n := SplitName{s.hdr.id, s.hdr.gen}
@@ -403,13 +460,25 @@ func groupByName(all []*shareIn) ([]SplitName, map[SplitName][]*shareIn) {
 
 // openSplit is the one constructor of the reading pipeline. It returns the
 // combiner of the split want, or of the only split among all when want is
-// nil, with the split's key recovered and checked. Shares of other splits
-// are OtherSplit (OtherGeneration for another generation of want's split)
-// when want names one; when it does not, shares of more than one split or
-// generation fail with ErrMixedSplits.
-func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
+// nil, with the split's key recovered and checked. Shares whose signatures
+// fail are Forged, and set aside first; of the others, shares of other
+// splits are OtherSplit (OtherGeneration for another generation of want's
+// split) when want names one; when it does not, shares of more than one
+// split or generation fail with ErrMixedSplits. With verify set (the
+// lifecycle functions, which write from the shares), every signature is
+// checked; otherwise only when the shares disagree.
+func openSplit(all []*shareIn, want *SplitName, verify bool) (*combiner, error) {
+	c := &combiner{all: all}
+	if verify {
+		c.verifyAll()
+	}
 	names, byName := groupByName(all)
-	names = settleGenerations(names, byName)
+	if !c.verified && (len(names) > 1 || want != nil && (len(names) != 1 || names[0] != *want)) {
+		// Shares are about to be refused or named: an outsider's, with
+		// the genuine split ID and another generation, are set aside.
+		c.verifyAll()
+		names, byName = groupByName(all)
+	}
 	if want == nil && len(names) > 1 {
 		return nil, mixedSplits(all, names, byName)
 	}
@@ -430,7 +499,6 @@ func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
 	case len(names) == 1:
 		mine = byName[names[0]]
 	}
-	c := &combiner{all: all}
 	if len(mine) == 0 {
 		return nil, c.fail(ErrNotEnoughShares)
 	}
@@ -441,65 +509,10 @@ func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
 	return c, nil
 }
 
-// settleGenerations checks the generation of the shares of each split ID
-// given with more than one: the key is the same in every generation, and
-// the generation is under the tag, so once the key is recovered from any
-// generation, a share whose tag fails under it is Forged, not of a
-// generation of its own. It returns the names left.
-func settleGenerations(names []SplitName, byName map[SplitName][]*shareIn) []SplitName {
-	if len(names) < 2 {
-		return names
-	}
-	gens := make(map[SplitID]int)
-	for _, n := range names {
-		gens[n.ID]++
-	}
-	var key, tk [keySize]byte
-	defer clear(key[:])
-	defer clear(tk[:])
-	for id, count := range gens {
-		if count < 2 || !keyOf(id, names, byName, &key) {
-			continue
-		}
-		tk = tagKey(&key)
-		tg := newTagger(&tk)
-		for _, n := range names {
-			if n.ID != id {
-				continue
-			}
-			byName[n] = slices.DeleteFunc(byName[n], func(s *shareIn) bool {
-				if tg.holds(s.hdr) {
-					return false
-				}
-				s.why = Forged
-				return true
-			})
-		}
-	}
-	return slices.DeleteFunc(names, func(n SplitName) bool { return len(byName[n]) == 0 })
-}
-
-// keyOf recovers the key of the split id from the shares of any of its
-// generations.
-func keyOf(id SplitID, names []SplitName, byName map[SplitName][]*shareIn, key *[keySize]byte) bool {
-	for _, n := range names {
-		if n.ID != id {
-			continue
-		}
-		for _, g := range groupByParams(byName[n]) {
-			h := g[0].hdr
-			if checkApproved(h.aead) == nil && findKey(keyVars(byIndex(g)), h.threshold, id, key) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // mixedSplits returns the error for shares of several splits or
-// generations, given in the order names: it unlocks each and opens its
-// first chunk, to count its good shares and tell the newest generation of
-// each split whose key was recovered.
+// generations, given in the order names, whose signatures hold: it unlocks
+// each and opens its first chunk, to count its good shares and tell the
+// newest generation of each split whose key was recovered.
 func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shareIn) error {
 	e := &CombineError{Err: ErrMixedSplits}
 	newest := make(map[SplitID]int) // the place in e.Splits of the newest unlocked generation
@@ -509,7 +522,7 @@ func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shar
 		for _, s := range shares {
 			sp.Positions = append(sp.Positions, s.pos)
 		}
-		c := &combiner{all: all}
+		c := &combiner{all: all, verified: true}
 		if c.unlock(shares) == nil {
 			sp.Threshold = c.h.threshold
 			if j, ok := newest[n.ID]; !ok || e.Splits[j].Generation < n.Generation {
@@ -528,7 +541,7 @@ func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shar
 	for _, j := range newest {
 		e.Splits[j].Newest = true
 	}
-	e.Bad = (&combiner{all: all}).badShares()
+	e.Bad = (&combiner{all: all, verified: true}).badShares()
 	return e
 }
 
@@ -555,23 +568,30 @@ func groupByParams(shares []*shareIn) [][]*shareIn {
 }
 
 // unlock recovers the key of shares (the shares of one split name), checks
-// it against the split ID and every header's tag under it, and settles the
+// it against the key check, to which the split ID commits, and settles the
 // shares the combiner reads: those of the one group of parameters with
-// threshold authenticated shares, whose key shares lie on the dealer's
-// polynomial. Shares whose tags fail are Forged; shares that authenticate
-// but claim other parameters, or whose key share is off the polynomial,
-// are Inconsistent.
+// threshold shares, whose key shares lie on the dealer's polynomial. When
+// the shares do not all agree, every signature is checked first, and the
+// shares whose signatures fail are Forged and set aside; of the others,
+// shares that claim other parameters, or whose key share is off the
+// polynomial, are Inconsistent.
 func (c *combiner) unlock(shares []*shareIn) error {
-	var key, tk [keySize]byte
+	if !c.verified {
+		if c.unlockAgreeing(shares) {
+			return nil
+		}
+		c.verifyAll()
+		shares = slices.DeleteFunc(slices.Clone(shares), func(s *shareIn) bool { return s.why != 0 })
+		if len(shares) == 0 {
+			return c.fail(ErrNotEnoughShares)
+		}
+	}
+	var key [keySize]byte
 	defer clear(key[:])
-	defer clear(tk[:])
 	groups := paramGroups(shares)
 	if err := c.groupKey(groups, &key); err != nil {
 		return err
 	}
-	tk = tagKey(&key)
-	tags := newTagger(&tk)
-	authenticate(groups, tags)
 	main, err := c.mainGroup(groups)
 	if err != nil {
 		return err
@@ -603,8 +623,57 @@ func (c *combiner) unlock(shares []*shareIn) error {
 		}
 	}
 	c.setGroup(live)
-	c.dec = newDecoder(c.h, &key, &tk, tags)
+	c.dec = newDecoder(c.h, &key)
 	return nil
+}
+
+// unlockAgreeing is unlock for shares that all agree, which checks no
+// signature: one set of parameters, one public key and key check that give
+// the split ID, one value per index, a key from the first threshold
+// indexes that gives the key check, and every key share on that key's
+// polynomial. Anything else and it returns false, having named no share.
+// What it accepts is what unlock would after checking the signatures,
+// for headers whose fields are the genuine ones but perhaps their
+// signatures (docs/FORMAT.md): those it leaves for badShares to name.
+func (c *combiner) unlockAgreeing(shares []*shareIn) bool {
+	g := byIndex(shares)
+	h := g[0].hdr
+	t := h.threshold
+	for _, s := range g {
+		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub {
+			return false
+		}
+	}
+	if checkApproved(h.aead) != nil || splitIDOf(&h.pub, &h.check) != h.id {
+		return false
+	}
+	vs := keyVars(g)
+	for i := 1; i < len(vs); i++ {
+		if vs[i].x == vs[i-1].x {
+			return false
+		}
+	}
+	if len(vs) < t {
+		return false
+	}
+	var key [keySize]byte
+	defer clear(key[:])
+	first := make([]int, t)
+	for i := range first {
+		first[i] = i
+	}
+	if !tryKey(vs, first, &h.check, &key) {
+		return false
+	}
+	if len(vs) > t {
+		on, ok := keyPoly(vs, t, &key, 0)
+		if !ok || slices.Contains(on, false) {
+			return false
+		}
+	}
+	c.setGroup(g)
+	c.dec = newDecoder(h, &key)
+	return true
 }
 
 // A paramGroup is the shares of one split name that claim the same
@@ -646,9 +715,10 @@ func (g *paramGroup) indexes() int {
 }
 
 // groupKey sets key to the split's key, found from the key shares of one
-// of groups (the shares of one split name, by parameters), the largest
-// first: the ID commits to the key, so whichever group gives it, it is the
-// same. Groups whose AEAD FIPS 140-only mode refuses are skipped.
+// of groups (the shares of one split name whose signatures hold, by
+// parameters), the largest first: the split ID commits to the key check,
+// which commits to the key, so whichever group gives it, it is the same.
+// Groups whose AEAD FIPS 140-only mode refuses are skipped.
 func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 	var refused error
 	for _, g := range groups {
@@ -656,7 +726,7 @@ func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 			refused = cmp.Or(refused, err)
 			continue
 		}
-		if findKey(g.vars, g.h.threshold, g.h.id, key) {
+		if findKey(g.vars, g.h.threshold, &g.h.check, key) {
 			return nil
 		}
 	}
@@ -667,34 +737,17 @@ func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 	if c.good() < c.h.threshold {
 		return c.fail(ErrNotEnoughShares)
 	}
-	// Threshold indexes, and no key from them gives the split ID: too many
-	// of them were made without the key (an outsider's), or altered. None
-	// is known good.
+	// Threshold indexes whose headers a holder of the key signed, and no
+	// key from them gives the key check: holders made key shares off the
+	// polynomial, beyond what the search finds. None is known good.
 	e := c.fail(fmt.Errorf("%w: no %d of the key shares give a key that matches the split ID",
 		ErrInconsistentShares, c.h.threshold)).(*CombineError)
 	e.Good = 0
 	return e
 }
 
-// authenticate keeps in each group the headers whose tags hold, with tags
-// (under the split's key), and marks the shares of the others Forged: made
-// without the split's key.
-func authenticate(groups []*paramGroup, tags *tagger) {
-	for _, g := range groups {
-		g.vars = slices.DeleteFunc(g.vars, func(v keyVar) bool {
-			if tags.holds(v.shares[0].hdr) {
-				return false
-			}
-			for _, s := range v.shares {
-				s.why = Forged
-			}
-			return true
-		})
-	}
-}
-
 // mainGroup returns the one group with at least its threshold of distinct
-// indexes among the headers that authenticate. Two such groups are two
+// indexes. Its shares' signatures hold, so two such groups are two
 // consistent sets, which only holders of the key can make: it refuses
 // them.
 func (c *combiner) mainGroup(groups []*paramGroup) (*paramGroup, error) {

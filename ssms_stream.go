@@ -197,7 +197,7 @@ func NewCombineReaderSplit(shares []io.Reader, name SplitName) (*CombineReader, 
 
 func newCombineReader(shares []io.Reader, want *SplitName) (*CombineReader, error) {
 	ins := streamIns(shares, "NewCombineReader")
-	c, err := openSplit(ins, want)
+	c, err := openSplit(ins, want, false)
 	if err != nil {
 		return nil, err
 	}

@@ -391,10 +391,16 @@ func TestSSMSForgedShare(t *testing.T) {
 					t.Fatalf("forged share does not parse: %v", why)
 				}
 				checkCombine(t, changed, secret, secret, []int{i})
-				// With threshold shares, it is still never a wrong secret;
-				// the forged share cannot be named.
+				// With threshold shares, it is still never a wrong secret.
+				// A changed header fails its signature, checked without the
+				// key: the share is named; a changed record cannot be told
+				// from the others.
 				sub := append(slices.Clone(changed[:i]), changed[i+1:]...)[:th-1]
-				checkCombine(t, append(sub, changed[i]), secret, nil, nil)
+				var named []int
+				if k < headerSize {
+					named = []int{th - 1}
+				}
+				checkCombine(t, append(sub, changed[i]), secret, nil, named)
 			}
 		}
 	}
@@ -406,7 +412,10 @@ func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 func forgeable(s []byte) []int {
 	h, _ := parseHeader(s)
 	var ks []int
-	for k := hdrKeyShare; k < hdrCRC; k++ {
+	// The signature's bytes are not among them: a header changed there
+	// alone still holds the genuine fields, and is named only once its
+	// signature is checked (TestSSMSSignatureOnly).
+	for k := hdrKeyShare; k < hdrSignature; k++ {
 		ks = append(ks, k)
 	}
 	for off, count := headerSize, uint64(0); off < len(s); count++ {
@@ -672,7 +681,8 @@ func TestSSMSErrors(t *testing.T) {
 		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), NotSSMS},
 		{good[0][:40], Truncated},
 		{mod(hdrVersion, 1, false), Unsupported},
-		{mod(hdrVersion, 4, true), Unsupported},
+		{mod(hdrVersion, 3, true), Unsupported},
+		{mod(hdrVersion, 5, true), Unsupported},
 		{mod(hdrVersion, 2, true), Unsupported},
 		{mod(hdrAEAD, 9, true), Unsupported},
 		{mod(hdrAEAD, 9, false), Damaged},
@@ -743,7 +753,7 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
-	// SplitSSMS's doc: an 86-byte header and at most 17 bytes per chunk (23
+	// SplitSSMS's doc: an 182-byte header and at most 17 bytes per chunk (23
 	// with AEAD 3) beyond 1/threshold of the secret.
 	for _, a := range []struct{ overhead, perChunk int }{{16, 17}, {aeadOverhead(aesGCMRandom), 23}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	mrand "math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -552,5 +553,152 @@ func TestSSMSSignatureOnly(t *testing.T) {
 	var ce *CombineError
 	if _, err := RefreshSSMSHeaders(hs); !errors.As(err, &ce) || !slices.Equal(ce.Bad, want[:1]) {
 		t.Fatalf("RefreshSSMSHeaders: %v", err)
+	}
+}
+
+// outsiderCase checks that the shares given, of which those at forged are
+// an outsider's and the others genuine (copies of one genuine share
+// allowed), recover the genuine secret by every combining form, with
+// exactly the forged shares named, each Forged, and a genuine share named
+// only as a Duplicate of another.
+func outsiderCase(t *testing.T, where string, given [][]byte, forged map[int]bool, genuine []byte) {
+	t.Helper()
+	for _, f := range []struct {
+		name    string
+		combine func([][]byte) ([]byte, []BadShare, error)
+	}{{"CombineSSMS", CombineSSMS}, {"reader", combineStream}} {
+		got, bad, err := f.combine(given)
+		if err != nil || !bytes.Equal(got, genuine) {
+			t.Fatalf("%s: %s: %d bytes (the genuine secret: %v), %v", where, f.name, len(got), bytes.Equal(got, genuine), err)
+		}
+		named := 0
+		for _, b := range bad {
+			switch {
+			case forged[b.Position] && b.Reason == Forged:
+				named++
+			case !forged[b.Position] && b.Reason == Duplicate:
+			default:
+				t.Fatalf("%s: %s: %v named (forged: %v)", where, f.name, b, forged[b.Position])
+			}
+		}
+		if named != len(forged) {
+			t.Fatalf("%s: %s: %d of %d forged shares named", where, f.name, named, len(forged))
+		}
+	}
+}
+
+// shuffled returns given in the order perm and the forged positions
+// moved with it.
+func shuffled(given [][]byte, forged map[int]bool, perm []int) ([][]byte, map[int]bool) {
+	p := make([][]byte, len(given))
+	f := make(map[int]bool)
+	for i, j := range perm {
+		p[i] = given[j]
+		if forged[j] {
+			f[i] = true
+		}
+	}
+	return p, f
+}
+
+// TestSSMSOutsiderCannotBlock is issue #24's promise, tried from
+// docs/FORMAT.md as an outsider would: threshold genuine shares, and
+// beside them any number of shares an outsider made (their own key and
+// secret, the victim's split ID, parameters, public key and key check
+// copied, or their own public key kept; every signature they can make and
+// checksum computed), at the indexes the genuine ones use and at others,
+// as copies, in place of every other genuine share, in any order: the
+// genuine secret, every forged share named Forged, no genuine one blamed.
+func TestSSMSOutsiderCannotBlock(t *testing.T) {
+	schemes := [][2]int{{3, 2}, {4, 3}, {5, 3}, {10, 3}, {12, 10}, {17, 16}, {20, 8}}
+	if !testing.Short() {
+		schemes = append(schemes, [2]int{255, 60}, [2]int{255, 128}, [2]int{255, 254})
+	}
+	rng := mrand.New(mrand.NewPCG(24, 4))
+	for _, sh := range schemes {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(300, uint64(n*th))
+		shares := mustSplitSSMS(t, genuine, n, th, 128, defaultAEAD(), uint64(n+th))
+		attacker := bytes.Repeat([]byte("attacker"), 300/8)
+		// Two outsiders' splits, over every index: one with the victim's
+		// public key copied, one with its own.
+		more := min(maxIndex+1, n+8)
+		evil := outsiderSplitAs(t, shares[0], attacker, more, copyPublicKey)
+		own := outsiderSplitAs(t, shares[0], attacker, more, ownPublicKey)
+		for round := range 3 {
+			// Threshold genuine shares at random indexes.
+			idx := rng.Perm(n)[:th]
+			var given [][]byte
+			forged := map[int]bool{}
+			add := func(s []byte, f bool) {
+				if f {
+					forged[len(given)] = true
+				}
+				given = append(given, s)
+			}
+			for _, i := range idx {
+				add(shares[i], false)
+			}
+			where := fmt.Sprintf("(%d,%d) round %d", n, th, round)
+			switch round {
+			case 0: // replacing every other genuine share, and beyond
+				for i := range more {
+					if !slices.Contains(idx, i) {
+						add(evil[i], true)
+					}
+				}
+				where += ", the others replaced"
+			case 1: // at the genuine indexes, twice, both kinds
+				for _, i := range idx {
+					add(evil[i], true)
+					add(own[i], true)
+					add(evil[i], true)
+				}
+				where += ", at the genuine indexes"
+			case 2: // 50 planted at random indexes, used or not, and a genuine copy
+				for range 50 {
+					i := rng.IntN(more)
+					if rng.IntN(2) == 0 {
+						add(evil[i], true)
+					} else {
+						add(own[i], true)
+					}
+				}
+				add(shares[idx[0]], false)
+				where += ", 50 planted"
+			}
+			for k := range 3 {
+				p, f := shuffled(given, forged, rng.Perm(len(given)))
+				outsiderCase(t, fmt.Sprintf("%s, shuffle %d", where, k), p, f, genuine)
+			}
+		}
+	}
+}
+
+// TestSSMSOutsiderEveryOrder tries every order of small mixed sets:
+// genuine shares, an outsider's at used and unused indexes, with and
+// without the victim's public key, and copies.
+func TestSSMSOutsiderEveryOrder(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {4, 3}} {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(150, uint64(n))
+		shares := mustSplitSSMS(t, genuine, n, th, 64, defaultAEAD(), uint64(th))
+		evil := outsiderSplitAs(t, shares[0], bytes.Repeat([]byte{5}, 150), n+2, copyPublicKey)
+		own := outsiderSplitAs(t, shares[0], bytes.Repeat([]byte{6}, 150), n+2, ownPublicKey)
+		sets := [][][]byte{
+			append(slices.Clone(shares[:th]), evil[0], own[n+1], evil[n]),
+			append(slices.Clone(shares[1:th+1]), evil[0], evil[1], own[1]),
+			append(slices.Clone(shares[:th]), evil[th-1], evil[th-1], evil[th]),
+		}
+		for si, set := range sets {
+			forged := map[int]bool{}
+			for k := th; k < len(set); k++ {
+				forged[k] = true
+			}
+			for _, perm := range permutations(len(set)) {
+				p, f := shuffled(set, forged, perm)
+				outsiderCase(t, fmt.Sprintf("(%d,%d) set %d order %v", n, th, si, perm), p, f, genuine)
+			}
+		}
 	}
 }

@@ -702,3 +702,56 @@ func TestSSMSOutsiderEveryOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSSMSInsiderBound: holders who know the key sign shares of another
+// plaintext, on another key polynomial through the same key, in place of
+// genuine shares or added beside them. Within the documented bound
+// (a >= t + e, docs/FORMAT.md) the genuine secret comes back with theirs
+// named Inconsistent; beyond it, unless theirs are within the bound of
+// their own polynomial (then they are, to the decoder, the genuine ones),
+// a refusal whose Sets name two groups of shares, the first of at least
+// threshold.
+func TestSSMSInsiderBound(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {5, 2}, {7, 3}, {9, 4}, {12, 4}} {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(200, uint64(n*3))
+		attacker := bytes.Repeat([]byte{0xab}, 200)
+		shares := mustSplitSSMS(t, genuine, n, th, 64, defaultAEAD(), uint64(n+3*th))
+		evil := insiderSplit(t, shares[:th], attacker, n)
+		for e := 1; e <= n; e++ {
+			for _, added := range []bool{false, true} {
+				given := append(slices.Clone(evil[:e]), shares[e:]...)
+				a, theirs := n-e, e // indexes on the genuine polynomial; values off it
+				if added {
+					given = append(slices.Clone(evil[:e]), shares...)
+					a = n
+				}
+				where := fmt.Sprintf("(%d,%d) %d insiders', added %v", n, th, e, added)
+				if !added && 2*(n-e) <= n-th {
+					continue // theirs within their own bound: as strong as the dealer
+				}
+				for _, f := range []struct {
+					name    string
+					combine func([][]byte) ([]byte, []BadShare, error)
+				}{{"CombineSSMS", CombineSSMS}, {"reader", combineStream}} {
+					got, bad, err := f.combine(given)
+					if a >= th+theirs {
+						want := make([]BadShare, e)
+						for k := range want {
+							want[k] = BadShare{Position: k, Reason: Inconsistent}
+						}
+						if err != nil || !bytes.Equal(got, genuine) || !slices.Equal(bad, want) {
+							t.Fatalf("%s: %s: within the bound: %v, %v", where, f.name, bad, err)
+						}
+						continue
+					}
+					var ce *CombineError
+					if err == nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) ||
+						len(ce.Sets) != 2 || len(ce.Sets[0]) < th || len(ce.Sets[1]) == 0 {
+						t.Fatalf("%s: %s: beyond the bound: %d bytes (genuine %v), %v; want a refusal with two sets", where, f.name, len(got), bytes.Equal(got, genuine), err)
+					}
+				}
+			}
+		}
+	}
+}

@@ -288,16 +288,19 @@ func eachSubset(n, k int, f func([]int) bool) bool {
 }
 
 // keyPoly settles which of vs (the distinct key shares of one group of
-// shares whose signatures hold, or that all agree) lie on the dealer's polynomial: the one of
-// degree < t through (0, key) that is unique within the bound. Any two
-// polynomials of degree < t agree at no more than t−1 points, so with a
-// the number of indexes whose key share lies on P and e the values off it
-// (plus others: distinct headers of the split's name that claim other
-// parameters), no other polynomial is as well supported when a >= t + e,
-// the bound the chunks are held to too. Beyond it, the values off P may be
-// a holder's as much as those on it: keyPoly reports false.
+// shares whose signatures hold, or that all agree) lie on the dealer's
+// polynomial: the one of degree < t through (0, key) that is unique within
+// the bound. Any two polynomials of degree < t agree at no more than t−1
+// points, so with a the number of indexes whose key share lies on P and e
+// the values off it (plus others: distinct headers of the split's name that
+// claim other parameters), no other polynomial is as well supported when
+// a >= t + e, the bound the chunks are held to too. Beyond it, the values
+// off P may be a holder's as much as those on it: keyPoly reports false,
+// with the values on the best supported polynomial it met through t or
+// more indexes (nil if none), for the refusal to name.
 func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) {
-	var on []bool
+	var on, best []bool
+	bestScore := 0
 	judge := func(sub []int) bool {
 		px := append(make([]byte, 0, t), 0)
 		py := append(make([][]byte, 0, t), key[:])
@@ -315,6 +318,9 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 				seen = append(seen, v.x)
 				a++
 			}
+		}
+		if a >= t && (best == nil || a-e > bestScore) {
+			best, bestScore = on, a-e
 		}
 		return a >= t+e
 	}
@@ -334,5 +340,5 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 	if eachSubset(len(vs), t-1, func(sub []int) bool { return distinctX(vs, sub) && judge(sub) }) {
 		return on, true
 	}
-	return nil, false
+	return best, false
 }

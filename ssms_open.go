@@ -605,7 +605,13 @@ func (c *combiner) unlock(shares []*shareIn) error {
 	on, ok := keyPoly(main.vars, main.h.threshold, &key, e)
 	if !ok {
 		c.setGroup(main.shares())
-		return c.fail(ErrInconsistentShares)
+		err := c.fail(ErrInconsistentShares)
+		if on != nil {
+			// Beyond the bound: the key shares on a polynomial through the
+			// key, and the others, signed alike.
+			err.(*CombineError).Sets = keySets(groups, main, on)
+		}
+		return err
 	}
 	live := make([]*shareIn, 0, len(shares))
 	for i, v := range main.vars {
@@ -625,6 +631,26 @@ func (c *combiner) unlock(shares []*shareIn) error {
 	c.setGroup(live)
 	c.dec = newDecoder(c.h, &key)
 	return nil
+}
+
+// keySets returns the positions of the shares whose key shares are on
+// (main's values at on) and the positions of the others, of every group.
+func keySets(groups []*paramGroup, main *paramGroup, on []bool) [][]int {
+	sets := make([][]int, 2)
+	for _, g := range groups {
+		for i, v := range g.vars {
+			k := 1
+			if g == main && on[i] {
+				k = 0
+			}
+			for _, s := range v.shares {
+				sets[k] = append(sets[k], s.pos)
+			}
+		}
+	}
+	slices.Sort(sets[0])
+	slices.Sort(sets[1])
+	return sets
 }
 
 // unlockAgreeing is unlock for shares that all agree, which checks no

@@ -70,7 +70,7 @@
 // Recreating authenticates every chunk as [CombineSSMS] does, so it
 // computes the key and, a chunk at a time in scratch memory it clears, the
 // secret; refreshing headers computes the key, to check it against the
-// split ID and tag the new headers, and no chunk.
+// split ID and sign the new headers, and no chunk.
 //
 // # Security
 //

@@ -82,11 +82,14 @@ const (
 	Unsupported
 	// Unreadable: the share's reader returned an error (see [BadShare.Err]).
 	Unreadable
-	// Forged: the share claims the split's ID, but its header does not
-	// authenticate under the split's key, which the ID commits to: it was
-	// made, or altered, by someone who does not hold the key (an outsider,
-	// or fewer than threshold holders), for example as a share of a split
-	// of their own under the genuine ID.
+	// Forged: the share claims a split ID, but its header's public key and
+	// key check do not give that ID, or its signature does not verify
+	// under that public key: it was made, or altered, by someone who does
+	// not hold the split's key (an outsider, or fewer than threshold
+	// holders), for example as a share of a split of their own under the
+	// genuine ID. Each share is judged on its own, without the key
+	// (docs/FORMAT.md), so forged shares never stop the genuine ones from
+	// recovering the secret.
 	Forged
 	// OtherGeneration: the share is of the split named by the caller, but
 	// of another generation (each refresh makes a new one).

@@ -253,7 +253,7 @@ func TestSSMSOutsiderLifecycle(t *testing.T) {
 }
 
 // TestSSMSInsiderSplit: holders who know the key make shares of another
-// plaintext under it (the ID and tags right, the key shares on another
+// plaintext under it (the ID and signatures right, the key shares on another
 // polynomial). Within the bound the genuine secret comes back with them
 // named; beyond it, the genuine secret or a refusal, never theirs.
 func TestSSMSInsiderSplit(t *testing.T) {

@@ -196,7 +196,7 @@ func TestSSMSErrorCorrection(t *testing.T) {
 			var want []BadShare
 			for i := range e {
 				given[i] = forgeAll(shares[i])
-				want = append(want, BadShare{Position: i, Reason: Forged}) // the header's tag fails
+				want = append(want, BadShare{Position: i, Reason: Forged}) // the header's signature fails
 			}
 			for i := e; i < e+d; i++ {
 				given[i] = slices.Clone(shares[i])
@@ -243,7 +243,7 @@ func TestSSMSForgedIndex0(t *testing.T) {
 		t.Logf("byte %d forged: %v", k, time.Since(start))
 		why := Inconsistent
 		if k < headerSize {
-			why = Forged // the header's tag fails under the split's key
+			why = Forged // the header's signature fails under the split's key
 		}
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: 0, Reason: why}}) {
 			t.Fatalf("byte %d forged: %d bytes, %v, %v", k, len(got), bad, err)

@@ -381,8 +381,8 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // the threshold with constant term 0, drawn for this call from the
 // generator SplitSSMS uses: any threshold new shares recover the secret, and
 // old and new key shares do not mix (they are of two generations, and a
-// mixture would interpolate a wrong key). The key is computed, to check each header's tag and
-// to tag the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
+// mixture would interpolate a wrong key). The key is computed, to check it against the split ID
+// and to sign the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
 // [Refresh], this protects against shares that leak one at a time, only as
 // well as the old shares are destroyed; and the ciphertext is unchanged, so
 // whoever recovered the key before the refresh can still decrypt the
@@ -394,8 +394,8 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // does not say how many shares a split has.
 //
 // Consistency first. The headers are read as [CombineSSMS] reads them: the
-// key recovered and checked against the split ID, every header's tag
-// checked under it, the key shares held to one polynomial within the
+// every header's signature checked, the key recovered and checked
+// against the split ID, the key shares held to one polynomial within the
 // bound. RefreshSSMSHeaders refuses, with a [*CombineError] whose Bad names
 // them and nothing refreshed, headers that are damaged or not SSMS, the
 // same index twice, and headers that are [Forged] or [Inconsistent] (Err

@@ -813,7 +813,7 @@ func TestSSMSReasons(t *testing.T) {
 	damaged := slices.Clone(s[1])
 	damaged[len(damaged)-10] ^= 1
 	forged := slices.Clone(s[2])
-	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's tag fails
+	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's signature fails
 	altered := slices.Clone(s[2])
 	forge(altered, headerSize+4, 0x5a) // a fragment
 	for _, c := range []struct {

@@ -39,7 +39,9 @@ var (
 
 // A BadShare is a share found bad while combining or verifying.
 type BadShare struct {
-	// Position is the share's index in the caller's argument.
+	// Position is the share's index in the caller's argument, from 0:
+	// shares[Position]. String prints it so, never as "share N", which a
+	// reader could take for a file number or an SSMS index.
 	Position int
 	// Reason says what is wrong with it.
 	Reason Reason
@@ -50,9 +52,9 @@ type BadShare struct {
 
 func (b BadShare) String() string {
 	if b.Reason == Unreadable && b.Err != nil {
-		return fmt.Sprintf("share %d: %v: %v", b.Position, b.Reason, b.Err)
+		return fmt.Sprintf("shares[%d]: %v: %v", b.Position, b.Reason, b.Err)
 	}
-	return fmt.Sprintf("share %d: %v", b.Position, b.Reason)
+	return fmt.Sprintf("shares[%d]: %v", b.Position, b.Reason)
 }
 
 // A Reason says why a share is bad.
@@ -240,13 +242,12 @@ func (e *CombineError) Error() string {
 		if sp.Newest {
 			newest = ", newest"
 		}
-		fmt.Fprintf(&b, "split %v (threshold %d%s): %d good of %s %s", SplitName{sp.ID, sp.Generation}, sp.Threshold,
-			newest, sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
+		fmt.Fprintf(&b, "split %v (threshold %d%s): %d good of %d (%s)", SplitName{sp.ID, sp.Generation}, sp.Threshold,
+			newest, sp.Good, len(sp.Positions), positionList(sp.Positions))
 	}
 	if len(e.Sets) == 2 {
-		fmt.Fprintf(&b, ": %s %s agree but %s %s disagree, more than the shares given can outvote",
-			plural(len(e.Sets[0]), "share", "shares"), positionList(e.Sets[0]),
-			plural(len(e.Sets[1]), "share", "shares"), positionList(e.Sets[1]))
+		fmt.Fprintf(&b, ": %s agree but %s %s, more than the shares given can outvote",
+			positionList(e.Sets[0]), positionList(e.Sets[1]), plural(len(e.Sets[1]), "disagrees", "disagree"))
 	}
 	switch {
 	case e.Needed == 0 || e.Splits != nil:
@@ -270,13 +271,15 @@ func (e *CombineError) Error() string {
 func (e *CombineError) Unwrap() error { return e.Err }
 
 // positionList returns the positions as "0, 2, 5".
+// positionList prints positions in the caller's argument as shares[i],
+// like BadShare.String.
 func positionList(ps []int) string {
 	var b strings.Builder
 	for i, p := range ps {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprint(&b, p)
+		fmt.Fprintf(&b, "shares[%d]", p)
 	}
 	return b.String()
 }

@@ -50,9 +50,9 @@ func ExampleCombineSSMS() {
 	fmt.Println(err)
 	// Output:
 	// the backup key
-	// replace share 1: damaged
+	// replace shares[1]: damaged
 	// true
-	// shamir: not enough good shares to recover the secret: 2 good shares, 3 needed; bad: share 1: damaged
+	// shamir: not enough good shares to recover the secret: 2 good shares, 3 needed; bad: shares[1]: damaged
 }
 
 func ExampleNewSplitWriter() {
@@ -106,7 +106,7 @@ func ExampleNewCombineReader() {
 	fmt.Println(r.BadShares())
 	// Output:
 	// streamed back
-	// [share 1: truncated]
+	// [shares[1]: truncated]
 }
 
 func ExampleInspectSSMS() {

@@ -211,12 +211,12 @@ func recreateMem(shares [][]byte, choose func(given []int) ([]int, error)) ([][]
 func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int) ([]int, error)) ([]int, []BadShare, error) {
 	for i, w := range dst {
 		if w == nil {
-			panic(fmt.Sprintf("shamir: share %d has a nil io.Writer", i))
+			panic(fmt.Sprintf("shamir: dst[%d] is a nil io.Writer", i))
 		}
 	}
 	return recreate(streamIns(shares, "RecreateSSMSTo"), choose, func([]int) {}, func(k int, b []byte) error {
 		if _, err := dst[k].Write(b); err != nil {
-			return fmt.Errorf("shamir: writing new share %d: %w", k, err)
+			return fmt.Errorf("shamir: writing new share dst[%d]: %w", k, err)
 		}
 		return nil
 	})

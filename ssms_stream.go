@@ -28,7 +28,7 @@ func NewSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
 func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, rng io.Reader) (*splitWriter, error) {
 	for i, w := range shares {
 		if w == nil {
-			panic(fmt.Sprintf("shamir: NewSplitWriter: share %d has a nil io.Writer", i))
+			panic(fmt.Sprintf("shamir: NewSplitWriter: shares[%d] is a nil io.Writer", i))
 		}
 	}
 	e, err := newEncoder(len(shares), threshold, chunkSize, aeadID, rng)
@@ -158,7 +158,7 @@ func (w *splitWriter) flush(p []byte, last bool) error {
 
 func (w *splitWriter) write(i int, b []byte) error {
 	if _, err := w.ws[i].Write(b); err != nil {
-		w.err = fmt.Errorf("shamir: writing share %d: %w", i, err)
+		w.err = fmt.Errorf("shamir: writing shares[%d]: %w", i, err)
 		return w.err
 	}
 	return nil

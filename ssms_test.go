@@ -651,10 +651,10 @@ func TestSSMSErrors(t *testing.T) {
 			t.Errorf("NewSplitWriter(%d, %d): %v, want %v", c.parts, c.threshold, err, c.err)
 		}
 	}
-	if msg := panics(func() { NewSplitWriter([]io.Writer{io.Discard, nil}, 2) }); !strings.Contains(msg, "share 1 has a nil io.Writer") {
+	if msg := panics(func() { NewSplitWriter([]io.Writer{io.Discard, nil}, 2) }); !strings.Contains(msg, "shares[1] is a nil io.Writer") {
 		t.Errorf("NewSplitWriter with a nil writer: panic %q", msg)
 	}
-	if msg := panics(func() { NewCombineReader([]io.Reader{nil}) }); !strings.Contains(msg, "share 0 has a nil io.Reader") {
+	if msg := panics(func() { NewCombineReader([]io.Reader{nil}) }); !strings.Contains(msg, "shares[0] is a nil io.Reader") {
 		t.Errorf("NewCombineReader with a nil reader: panic %q", msg)
 	}
 	for _, shares := range [][][]byte{nil, {}, {nil}, {{}, {}}} {
@@ -841,7 +841,7 @@ func TestSSMSReasons(t *testing.T) {
 			if err == nil {
 				t.Fatal("three shares, one bad, of a 3-of-5 split recovered the secret")
 			}
-			if !strings.Contains(err.Error(), "share 1: "+c.want[0].String()) {
+			if !strings.Contains(err.Error(), "shares[1]: "+c.want[0].String()) {
 				t.Errorf("message %q does not give the reason %q", err, c.want[0])
 			}
 		})

@@ -98,9 +98,15 @@ type chunkIn struct {
 	read []Reason
 }
 
-// anyBad reports whether a share of ci was found bad.
-func (ci *chunkIn) anyBad() bool {
-	return slices.ContainsFunc(ci.why, func(r Reason) bool { return r != 0 })
+// disagreed reports whether open found a share of ci bad that reading its
+// record did not: a record that disagrees with the others.
+func (ci *chunkIn) disagreed() bool {
+	for k, why := range ci.why {
+		if why != ci.read[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // readDone records why as reading the records left it.

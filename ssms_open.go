@@ -154,9 +154,11 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	}
 	ci := c.read()
 	out, last, res := c.dec.open(ci, dst)
-	if !c.verified && (res != opened || ci.anyBad()) && c.verifyAll() {
+	if !c.verified && (res != opened || ci.disagreed()) && c.verifyAll() {
 		// Shares disagreed, and some had headers made without the key:
-		// the chunk is decoded again without them.
+		// the chunk is decoded again without them. (A share that only
+		// failed its own checks decides nothing: it is checked when it is
+		// named, by badShares.)
 		clear(out[len(dst):])
 		ci.dropForged()
 		out, last, res = c.dec.open(ci, dst)
@@ -247,11 +249,13 @@ func (c *combiner) why() error {
 }
 
 // badShares returns the shares found bad so far, by position. A share is
-// named only once every signature was checked, so that one made without the
+// named only once its signature was checked, so that one made without the
 // key is named Forged, whatever else is wrong with it.
 func (c *combiner) badShares() []BadShare {
-	if !c.verified && slices.ContainsFunc(c.all, func(s *shareIn) bool { return s.why != 0 && s.hdr != nil }) {
-		c.verifyAll()
+	for _, s := range c.all {
+		if s.hdr != nil && s.why != 0 && s.why != Forged && s.why != Unreadable && !s.hdr.signatureHolds() {
+			s.why = Forged
+		}
 	}
 	var bad []BadShare
 	for _, s := range c.all {

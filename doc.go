@@ -66,7 +66,7 @@
 //
 // SSMS splits have the same four, by share index instead of x coordinate:
 // [RecreateSSMS], [ExtendSSMS], [RefreshSSMSHeaders] (which rewrites the
-// 182-byte headers only, whatever the size of the shares, as the split's
+// 198-byte headers only, whatever the size of the shares, as the split's
 // next generation; [RefreshSSMS] checks every chunk first) and
 // [ReshareSSMS], which draws a new key; the forms ending in To stream.
 // Recreating authenticates every chunk as [CombineSSMS] does, so it

@@ -114,8 +114,8 @@ func ExampleInspectSSMS() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The header, the first 182 bytes, says which split a share is of.
-	info, err := shamir.InspectSSMS(shares[1][:182])
+	// The header, the first 198 bytes, says which split a share is of.
+	info, err := shamir.InspectSSMS(shares[1][:198])
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/hkdf"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -52,17 +53,19 @@ const (
 	hdrSplitID    = 13
 	hdrIndex      = 29 // the first field that differs between shares
 	hdrGeneration = 30 // the first field a refresh changes
-	hdrKeyShare   = 34
-	hdrKeyCheck   = 66
-	hdrPublicKey  = 82
-	hdrSignature  = 114 // the signature covers every byte before it
-	hdrCRC        = 178
-	headerSize    = 182
+	hdrCommitment = 34 // of the key share
+	hdrKeyCheck   = 50
+	hdrPublicKey  = 66
+	hdrSignature  = 98 // the signature covers every byte before it
+	hdrKeyShare   = 162
+	hdrCRC        = 194
+	headerSize    = 198
 
 	adSize       = hdrIndex // the fields every share of a split has in common
 	splitIDSize  = 16
 	keySize      = 32
 	keyCheckSize = 16
+	commitSize   = 16
 	sigSize      = ed25519.SignatureSize
 
 	// maxGeneration is the last generation a refresh can make.
@@ -217,7 +220,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with [CombineSSMS]; fewer reveal nothing about it but its length.
 // Unlike [Split], each share is only about len(secret)/threshold bytes: a
-// 182-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
+// 198-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
 // 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
 // secret may be empty.
 //
@@ -385,6 +388,7 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 // ID, which commits to it, is the same in all of them, and the generation
 // is under the signature.
 const (
+	labelKeyShare = "GFSSMS key share"
 	labelKeyCheck = "GFSSMS key check"
 	labelSigning  = "GFSSMS header signing key"
 	labelSplitID  = "GFSSMS split ID"
@@ -400,6 +404,24 @@ func keyCheckOf(key *[keySize]byte) [keyCheckSize]byte {
 	copy(b[len(labelKeyCheck):], key[:])
 	sum := sha256.Sum256(b[:])
 	return [keyCheckSize]byte(sum[:keyCheckSize])
+}
+
+// commitmentOf returns the commitment to the key share y that the header
+// carries under the signature: SHA-256("GFSSMS key share" ‖ y)[0:16]. The
+// key share itself is outside the signed bytes, so that checking a
+// signature, whose time depends on what it covers (crypto/ed25519 verifies
+// in variable time), never depends on a key share; the commitment binds it,
+// checked in constant time. It is a public function of 256 bits that
+// fewer than threshold holders cannot predict: it gives nothing towards
+// the key share short of inverting SHA-256.
+func commitmentOf(y *[keySize]byte) [commitSize]byte {
+	var b [len(labelKeyShare) + keySize]byte
+	defer clear(b[:])
+	copy(b[:], labelKeyShare)
+	copy(b[len(labelKeyShare):], y[:])
+	sum := sha256.Sum256(b[:])
+	defer clear(sum[:])
+	return [commitSize]byte(sum[:commitSize])
 }
 
 // splitIDOf returns the split ID that commits to the public key pub and
@@ -461,10 +483,14 @@ func (k *splitKeys) putHeader(h []byte, ad *[adSize]byte, index int, generation 
 	copy(h, ad[:])
 	h[hdrIndex] = byte(index)
 	binary.BigEndian.PutUint32(h[hdrGeneration:], generation)
-	copy(h[hdrKeyShare:hdrKeyCheck], keyShare)
+	y := [keySize]byte(keyShare)
+	c := commitmentOf(&y)
+	clear(y[:])
+	copy(h[hdrCommitment:hdrKeyCheck], c[:])
 	copy(h[hdrKeyCheck:hdrPublicKey], k.check[:])
 	copy(h[hdrPublicKey:hdrSignature], k.pub[:])
-	copy(h[hdrSignature:hdrCRC], ed25519.Sign(k.priv, h[:hdrSignature]))
+	copy(h[hdrSignature:hdrKeyShare], ed25519.Sign(k.priv, h[:hdrSignature]))
+	copy(h[hdrKeyShare:hdrCRC], keyShare)
 	binary.BigEndian.PutUint32(h[hdrCRC:], crc32.Checksum(h[:hdrCRC], castagnoli))
 }
 
@@ -578,6 +604,7 @@ type header struct {
 	ad        [adSize]byte      // the fields common to the split
 	id        [splitIDSize]byte // the split ID, a part of ad
 	keyShare  [keySize]byte
+	commit    [commitSize]byte // of the key share
 	check     [keyCheckSize]byte
 	pub       [ed25519.PublicKeySize]byte
 	sig       [sigSize]byte
@@ -595,17 +622,29 @@ const (
 	sigBad
 )
 
+// committed reports, in constant time, whether the header's key share
+// gives its commitment.
+func (h *header) committed() bool {
+	c := commitmentOf(&h.keyShare)
+	return subtle.ConstantTimeCompare(c[:], h.commit[:]) == 1
+}
+
 // signatureHolds reports whether the header was made by a holder of its
-// split's key: its public key and key check give its split ID, and its
-// signature holds under that public key. It needs no key, and judges
-// each header on its own: an outsider, who can copy every public field
-// but not sign, fails it. It costs a signature verification (about 40 µs)
-// the first time, so the combiner asks only where the answer decides
-// something (docs/FORMAT.md).
+// split's key: its public key and key check give its split ID, its
+// signature holds under that public key, and its key share gives the
+// commitment signed. It needs no key, and judges each header on its own:
+// an outsider, who can copy every public field but not sign, fails it. It
+// costs a signature verification (about 40 µs) the first time, so the
+// combiner asks only where the answer decides something (docs/FORMAT.md).
+//
+// Constant time: the ID and the signature are checked on public bytes
+// alone (the signed bytes hold the key share's commitment, not the key
+// share), whatever their outcome; then the commitment is computed from
+// the key share and compared in constant time.
 func (h *header) signatureHolds() bool {
 	if h.verified == sigUnchecked {
 		h.verified = sigBad
-		if splitIDOf(&h.pub, &h.check) == h.id && ed25519.Verify(h.pub[:], h.signed[:], h.sig[:]) {
+		if splitIDOf(&h.pub, &h.check) == h.id && ed25519.Verify(h.pub[:], h.signed[:], h.sig[:]) && h.committed() {
 			h.verified = sigGood
 		}
 	}
@@ -653,10 +692,11 @@ func parseHeaderTo(h *header, b []byte) Reason {
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.id[:], b[hdrSplitID:])
-	copy(h.keyShare[:], b[hdrKeyShare:hdrKeyCheck])
+	copy(h.commit[:], b[hdrCommitment:hdrKeyCheck])
 	copy(h.check[:], b[hdrKeyCheck:hdrPublicKey])
 	copy(h.pub[:], b[hdrPublicKey:hdrSignature])
-	copy(h.sig[:], b[hdrSignature:hdrCRC])
+	copy(h.sig[:], b[hdrSignature:hdrKeyShare])
+	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
 	copy(h.signed[:], b[:hdrSignature])
 	if err := checkSSMS(maxIndex+1, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
 		return Unsupported
@@ -693,7 +733,7 @@ type SSMSInfo struct {
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
-// 182 bytes suffice, and checks the header's own checksum; it does not look
+// 198 bytes suffice, and checks the header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
 // [Unsupported] or [Damaged].

@@ -26,12 +26,13 @@ const (
 	fmtSplitID    = 13
 	fmtIndex      = 29
 	fmtGeneration = 30
-	fmtKeyShare   = 34
-	fmtKeyCheck   = 66
-	fmtPublicKey  = 82
-	fmtSignature  = 114
-	fmtCRC        = 178
-	fmtHeader     = 182
+	fmtCommitment = 34
+	fmtKeyCheck   = 50
+	fmtPublicKey  = 66
+	fmtSignature  = 98
+	fmtKeyShare   = 162
+	fmtCRC        = 194
+	fmtHeader     = 198
 )
 
 var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -43,7 +44,7 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	t.Helper()
 	parts := make([][]byte, len(shares))
 	for i, s := range shares {
-		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtKeyCheck]), s[fmtIndex]+1)
+		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtCRC]), s[fmtIndex]+1)
 	}
 	key, err := Combine(parts)
 	if err != nil {
@@ -63,11 +64,14 @@ func fmtSigningKey(key []byte) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(seed)
 }
 
-// reseal recomputes, as docs/FORMAT.md defines them, the signature of the
-// share s under the signing key of the split key key, its header CRC and
-// every record CRC. It does not touch the public key or the key check.
+// reseal recomputes, as docs/FORMAT.md defines them, the commitment to
+// the key share of the share s, its signature under the signing key of the
+// split key key, its header CRC and every record CRC. It does not touch
+// the public key or the key check.
 func reseal(s, key []byte) {
-	copy(s[fmtSignature:fmtCRC], ed25519.Sign(fmtSigningKey(key), s[:fmtSignature]))
+	c := sha256.Sum256(append([]byte("GFSSMS key share"), s[fmtKeyShare:fmtCRC]...))
+	copy(s[fmtCommitment:fmtKeyCheck], c[:16])
+	copy(s[fmtSignature:fmtKeyShare], ed25519.Sign(fmtSigningKey(key), s[:fmtSignature]))
 	fixCRCsFromFormat(s)
 }
 
@@ -441,7 +445,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			case 3:
 				s := slices.Clone(cur[i])
 				k := int(ops[1]) % len(s)
-				if k >= hdrCRC && k < headerSize || k >= hdrSignature && k < hdrCRC && ops[1]&1 == 0 {
+				if k >= hdrCRC && k < headerSize || k >= hdrSignature && k < hdrKeyShare && ops[1]&1 == 0 {
 					k = hdrKeyShare
 				}
 				s[k] ^= 1 + ops[1]>>4

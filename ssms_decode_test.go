@@ -109,7 +109,7 @@ func TestSSMSEveryByteForged(t *testing.T) {
 						continue
 					}
 					where := fmt.Sprintf("(%d,%d) share %d byte %d ^ %#x", parts, th, i, k, f)
-					inSig := k >= hdrSignature && k < hdrCRC
+					inSig := k >= hdrSignature && k < hdrKeyShare
 					for name, combine := range map[string]func([][]byte) ([]byte, []BadShare, error){
 						"CombineSSMS": CombineSSMS,
 						"reader":      combineStream,
@@ -124,9 +124,9 @@ func TestSSMSEveryByteForged(t *testing.T) {
 						if err != nil || !bytes.Equal(got, secret) || len(bad) != 1 || bad[0].Position != i {
 							t.Fatalf("%s: %s: %d bytes, %v, %v; want the secret and share %d named", where, name, len(got), bad, err, i)
 						}
-						// The split ID, the generation, the key check, the
-						// public key: no other reason fits.
-						public := k >= hdrSplitID && k < hdrIndex || k >= hdrGeneration && k < hdrKeyShare || k >= hdrKeyCheck && k < hdrCRC
+						// The split ID, the generation, the commitment, the
+						// key check, the public key: no other reason fits.
+						public := k >= hdrSplitID && k < hdrIndex || k >= hdrGeneration && k < hdrSignature
 						if public && bad[0].Reason != Forged {
 							t.Fatalf("%s: %s: %v, want Forged", where, name, bad)
 						}

@@ -20,7 +20,7 @@ import (
 //     key shares (interpolate), never the row at 0;
 //   - refreshing adds to every key share the value at its x of a random
 //     polynomial with constant term 0 (refresh, the plain form's product),
-//     and rewrites the 182-byte headers only: the record checksums start from
+//     and rewrites the 198-byte headers only: the record checksums start from
 //     the header without its key share (recordSeed);
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
@@ -371,10 +371,10 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the first 182 bytes of a share (the rest, if any, is not read). A
+// least the first 198 bytes of a share (the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size
-// is refreshed by rewriting 182 bytes per share.
+// is refreshed by rewriting 198 bytes per share.
 //
 // The new key shares are the old ones plus the values at their x
 // coordinates (index+1) of a uniformly random polynomial of degree below

@@ -659,7 +659,7 @@ func keySets(groups []*paramGroup, main *paramGroup, on []bool) [][]int {
 
 // unlockAgreeing is unlock for shares that all agree, which checks no
 // signature: one set of parameters, one public key and key check that give
-// the split ID, one value per index, a key from the first threshold
+// the split ID, key shares that give their commitments, one value per index, a key from the first threshold
 // indexes that gives the key check, and every key share on that key's
 // polynomial. Anything else and it returns false, having named no share.
 // What it accepts is what unlock would after checking the signatures,
@@ -670,7 +670,7 @@ func (c *combiner) unlockAgreeing(shares []*shareIn) bool {
 	h := g[0].hdr
 	t := h.threshold
 	for _, s := range g {
-		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub {
+		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub || !s.hdr.committed() {
 			return false
 		}
 	}

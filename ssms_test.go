@@ -415,7 +415,10 @@ func forgeable(s []byte) []int {
 	// The signature's bytes are not among them: a header changed there
 	// alone still holds the genuine fields, and is named only once its
 	// signature is checked (TestSSMSSignatureOnly).
-	for k := hdrKeyShare; k < hdrSignature; k++ {
+	for k := hdrCommitment; k < hdrSignature; k++ {
+		ks = append(ks, k)
+	}
+	for k := hdrKeyShare; k < hdrCRC; k++ {
 		ks = append(ks, k)
 	}
 	for off, count := headerSize, uint64(0); off < len(s); count++ {
@@ -753,7 +756,7 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
-	// SplitSSMS's doc: an 182-byte header and at most 17 bytes per chunk (23
+	// SplitSSMS's doc: an 198-byte header and at most 17 bytes per chunk (23
 	// with AEAD 3) beyond 1/threshold of the secret.
 	for _, a := range []struct{ overhead, perChunk int }{{16, 17}, {aeadOverhead(aesGCMRandom), 23}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {

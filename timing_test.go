@@ -306,9 +306,9 @@ func ssmsTargets(sink *[]byte) []target {
 	ssms := func(name string, run func(shares [][]byte)) target {
 		return target{name: name, slots: dudectSlots, prepare: prepare, run: func(s int) { run(slots[s]) }}
 	}
-	return []target{
+	return append([]target{signTarget(sink), checkTarget()},
 		ssms("CombineSSMS/64B_n3_t2", func(shares [][]byte) {
-			*sink, _, _ = CombineSSMS(shares)
+			*sink, _, _ = CombineSSMS(shares[:n])
 		}),
 		ssms("RecreateSSMS/64B_t2", func(shares [][]byte) {
 			out, _, _ := RecreateSSMS(shares[:th], 2)
@@ -327,6 +327,72 @@ func ssmsTargets(sink *[]byte) []target {
 			out, _, _ := ReshareSSMS(shares[:th], 3, 2)
 			*sink = out[0]
 		}),
+	)
+}
+
+// checkTarget is the header path of a reader that checks a signature
+// (signatureHolds): the split ID from the public key and key check, the
+// signature over the public bytes, then the key share against its
+// commitment. The public bytes are one genuine header's in both classes;
+// the key share is the fixed class's or a random one, and in both it
+// misses the commitment. (A whole combine with forged shares is no target:
+// its classes are two splits, whose signatures, public bytes that
+// crypto/ed25519 verifies in variable time, differ.)
+func checkTarget() target {
+	rng := rand.New(rand.NewPCG(11, 12))
+	shares, err := splitSSMS(make([]byte, 64), 3, 2, defaultChunkSize, defaultAEAD(), rand.NewChaCha8([32]byte{1}))
+	if err != nil {
+		panic(err)
+	}
+	genuine, _ := parseHeader(shares[0])
+	hs := make([]header, dudectSlots)
+	return target{
+		name:  "headers/check_signature",
+		slots: dudectSlots,
+		prepare: func(s, class int) {
+			hs[s] = *genuine
+			fill(rng, hs[s].keyShare[:], class)
+			hs[s].keyShare[0] ^= ^genuine.keyShare[0] // never the genuine one
+		},
+		run: func(s int) {
+			if hs[s].signatureHolds() {
+				panic("a key share that misses its commitment")
+			}
+		},
+	}
+}
+
+// signTarget is the header path of a writer: the key check, the signing
+// key derived from the split's key, and three headers signed over their
+// key shares. The key and the key shares differ between the classes.
+func signTarget(sink *[]byte) target {
+	rng := rand.New(rand.NewPCG(9, 10))
+	type slot struct {
+		key       [keySize]byte
+		keyShares [3][keySize]byte
+	}
+	slots := make([]slot, dudectSlots)
+	var ad [adSize]byte
+	copy(ad[:], ssmsMagic)
+	ad[hdrVersion], ad[hdrAEAD], ad[hdrThreshold] = ssmsVersion, aesGCM, 2
+	h := make([]byte, headerSize)
+	return target{
+		name:  "headers/derive_sign_n3",
+		slots: dudectSlots,
+		prepare: func(s, class int) {
+			fill(rng, slots[s].key[:], class)
+			for i := range slots[s].keyShares {
+				fill(rng, slots[s].keyShares[i][:], class)
+			}
+		},
+		run: func(s int) {
+			k := deriveKeys(&slots[s].key)
+			for i := range slots[s].keyShares {
+				k.putHeader(h, &ad, i, 0, slots[s].keyShares[i][:])
+			}
+			k.release()
+			*sink = h
+		},
 	}
 }
 

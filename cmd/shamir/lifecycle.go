@@ -681,7 +681,7 @@ SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop refresh after it
 removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
-shares in their 182-byte headers change, and their generation, one
+shares in their 198-byte headers change, and their generation, one
 more at each refresh,, so a share of any size costs a
 copy of its file. Every new file is written whole under a temporary name
 (.shamir-….tmp) first, the old ones untouched; then, in one short step that

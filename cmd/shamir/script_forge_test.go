@@ -15,10 +15,10 @@ import (
 const (
 	forgeSplitID    = 13  // 16 bytes
 	forgeGeneration = 30  // 4 bytes; the end of the record CRCs' seed
-	forgeKeyCheck   = 66  // 16 bytes, then the 32-byte public key
-	forgeSignature  = 114 // 64 bytes, over bytes 0…113
-	forgeHeaderCRC  = 178 // CRC-32C of bytes 0…177
-	forgeHeaderSize = 182
+	forgeKeyCheck   = 50  // 16 bytes, then the 32-byte public key
+	forgeSignature  = 98  // 64 bytes, over bytes 0…97
+	forgeHeaderCRC  = 194 // CRC-32C of bytes 0…193
+	forgeHeaderSize = 198
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

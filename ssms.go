@@ -397,14 +397,7 @@ const (
 // keyCheckOf returns the key check of the split key key. Like the split
 // ID of format 3 it is a public function of a uniform 256-bit key: it
 // gives nothing towards the key short of inverting SHA-256.
-func keyCheckOf(key *[keySize]byte) [keyCheckSize]byte {
-	var b [len(labelKeyCheck) + keySize]byte
-	defer clear(b[:])
-	copy(b[:], labelKeyCheck)
-	copy(b[len(labelKeyCheck):], key[:])
-	sum := sha256.Sum256(b[:])
-	return [keyCheckSize]byte(sum[:keyCheckSize])
-}
+func keyCheckOf(key *[keySize]byte) [keyCheckSize]byte { return hash16(labelKeyCheck, key) }
 
 // commitmentOf returns the commitment to the key share y that the header
 // carries under the signature: SHA-256("GFSSMS key share" ‖ y)[0:16]. The
@@ -414,14 +407,18 @@ func keyCheckOf(key *[keySize]byte) [keyCheckSize]byte {
 // checked in constant time. It is a public function of 256 bits that
 // fewer than threshold holders cannot predict: it gives nothing towards
 // the key share short of inverting SHA-256.
-func commitmentOf(y *[keySize]byte) [commitSize]byte {
-	var b [len(labelKeyShare) + keySize]byte
-	defer clear(b[:])
-	copy(b[:], labelKeyShare)
-	copy(b[len(labelKeyShare):], y[:])
-	sum := sha256.Sum256(b[:])
+func commitmentOf(y *[keySize]byte) [commitSize]byte { return hash16(labelKeyShare, y) }
+
+// hash16 returns SHA-256(label ‖ secret)[0:16], clearing its copies of
+// secret. SHA-256 takes the same time whatever the bytes it hashes.
+func hash16(label string, secret *[keySize]byte) [16]byte {
+	var b [64]byte // the labels are shorter than 32 bytes
+	n := copy(b[:], label)
+	n += copy(b[n:], secret[:])
+	sum := sha256.Sum256(b[:n])
+	clear(b[:])
 	defer clear(sum[:])
-	return [commitSize]byte(sum[:commitSize])
+	return [16]byte(sum[:16])
 }
 
 // splitIDOf returns the split ID that commits to the public key pub and

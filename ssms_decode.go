@@ -253,12 +253,6 @@ func (d *decoder) sealed(n int) []byte {
 	return d.ct[:n]
 }
 
-// maxTries bounds the subsets of threshold values the decoder tries for one
-// chunk: C(given, threshold) can be astronomical, and each try decodes (an
-// inversion of a threshold×threshold matrix) and opens, so the bound falls
-// with the threshold.
-func maxTries(t int) int { return max(16, 1024*16*16/(t*t)) }
-
 // A recordLen is a record length some variants have, and at how many
 // distinct indexes.
 type recordLen struct {
@@ -431,9 +425,8 @@ func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[]bool) ([]b
 	}
 	// The error-correcting decoder runs on the variants alone at their
 	// index, the indexes with several values erased: if a codeword is
-	// within the bound, it is within the decoder's on those (see
-	// decodeParts in verify.go for the count), so no choice among the
-	// values of an index is needed.
+	// within the bound, it is within the decoder's on those (unique.go
+	// has the count), so no choice among the values of an index is needed.
 	if single := d.singles(l); len(single) > t || len(single) == t && len(reps) > t {
 		sub := single
 		if len(single) > t {
@@ -641,24 +634,6 @@ func (d *decoder) locate(reps []int) []int {
 		return nil
 	}
 	return sub
-}
-
-// nextSubset advances idx, increasing positions below n, to the next
-// combination in lexicographic order, and reports whether there is one.
-func nextSubset(idx []int, n int) bool {
-	t := len(idx)
-	i := t - 1
-	for i >= 0 && idx[i] == n-t+i {
-		i--
-	}
-	if i < 0 {
-		return false
-	}
-	idx[i]++
-	for j := i + 1; j < t; j++ {
-		idx[j] = idx[j-1] + 1
-	}
-	return true
 }
 
 // agreement sets the agree flag of every variant: whether its record is

@@ -105,10 +105,7 @@ func singlePerIndex(vs []keyVar) []int {
 // error-correcting decoder does not flag, decoding with the indexes that
 // have several values erased, or nil. If a polynomial P of degree < t has
 // a >= t + e (a: the indexes with a value on P, e: the values off it), P
-// goes through what it returns: each index with several values adds at
-// least as much to e as to a, so with m1 values alone of which s are off
-// P, 2s <= m1 − t, within what the decoder corrects (as for Verify; see
-// decodeParts in verify.go).
+// goes through what it returns (unique.go has the count).
 func fromSingles(vs []keyVar, t int) []int {
 	single := singlePerIndex(vs)
 	switch {
@@ -263,28 +260,6 @@ func distinctX(vs []keyVar, sub []int) bool {
 		}
 	}
 	return true
-}
-
-// eachSubset calls f with subsets of k of 0…n−1, in lexicographic order,
-// until f returns true (then it returns true), the subsets run out, or
-// maxTries(k+1) subsets were tried.
-func eachSubset(n, k int, f func([]int) bool) bool {
-	if k > n || k == 0 {
-		return false
-	}
-	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = i
-	}
-	for tries := 0; tries < maxTries(k+1); tries++ {
-		if f(idx) {
-			return true
-		}
-		if !nextSubset(idx, n) {
-			break
-		}
-	}
-	return false
 }
 
 // keyPoly settles which of vs (the distinct key shares of one group of

@@ -489,16 +489,7 @@ func openSplit(all []*shareIn, want *SplitName, verify bool) (*combiner, error) 
 	var mine []*shareIn
 	switch {
 	case want != nil:
-		for _, n := range names {
-			for _, s := range byName[n] {
-				switch {
-				case n.ID != want.ID:
-					s.why = OtherSplit
-				case n != *want:
-					s.why = OtherGeneration
-				}
-			}
-		}
+		markOthers(names, byName, want)
 		mine = byName[*want]
 	case len(names) == 1:
 		mine = byName[names[0]]
@@ -511,6 +502,21 @@ func openSplit(all []*shareIn, want *SplitName, verify bool) (*combiner, error) 
 		return nil, err
 	}
 	return c, nil
+}
+
+// markOthers names the shares of names other than want OtherSplit, or
+// OtherGeneration for other generations of want's split.
+func markOthers(names []SplitName, byName map[SplitName][]*shareIn, want *SplitName) {
+	for _, n := range names {
+		for _, s := range byName[n] {
+			switch {
+			case n.ID != want.ID:
+				s.why = OtherSplit
+			case n != *want:
+				s.why = OtherGeneration
+			}
+		}
+	}
 }
 
 // mixedSplits returns the error for shares of several splits or
@@ -617,24 +623,42 @@ func (c *combiner) unlock(shares []*shareIn) error {
 		}
 		return err
 	}
-	live := make([]*shareIn, 0, len(shares))
-	for i, v := range main.vars {
-		if on[i] {
-			live = append(live, v.shares...)
-		}
-	}
+	c.setGroup(settle(groups, main, on, len(shares)))
+	c.dec = newDecoder(c.h, &key)
+	return nil
+}
+
+// settle returns the shares of main whose key shares are on the key's
+// polynomial (main's values at on), and names the others, of every group,
+// Inconsistent.
+func settle(groups []*paramGroup, main *paramGroup, on []bool, n int) []*shareIn {
+	live := make([]*shareIn, 0, n)
 	for _, g := range groups {
 		for i, v := range g.vars {
-			if g != main || !on[i] {
-				for _, s := range v.shares {
-					s.why = Inconsistent
-				}
+			if g == main && on[i] {
+				live = append(live, v.shares...)
+				continue
+			}
+			for _, s := range v.shares {
+				s.why = Inconsistent
 			}
 		}
 	}
-	c.setGroup(live)
-	c.dec = newDecoder(c.h, &key)
-	return nil
+	return live
+}
+
+// headersAgree reports whether the headers of shares (by index) claim one
+// set of parameters, one public key and key check that give the split ID
+// and an AEAD the mode allows, and whether each key share gives its
+// commitment.
+func headersAgree(shares []*shareIn) bool {
+	h := shares[0].hdr
+	for _, s := range shares {
+		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub || !s.hdr.committed() {
+			return false
+		}
+	}
+	return checkApproved(h.aead) == nil && splitIDOf(&h.pub, &h.check) == h.id
 }
 
 // keySets returns the positions of the shares whose key shares are on
@@ -669,12 +693,7 @@ func (c *combiner) unlockAgreeing(shares []*shareIn) bool {
 	g := byIndex(shares)
 	h := g[0].hdr
 	t := h.threshold
-	for _, s := range g {
-		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub || !s.hdr.committed() {
-			return false
-		}
-	}
-	if checkApproved(h.aead) != nil || splitIDOf(&h.pub, &h.check) != h.id {
+	if !headersAgree(g) {
 		return false
 	}
 	vs := keyVars(g)

@@ -643,24 +643,8 @@ func (d *decoder) locate(reps []int) []int {
 func (d *decoder) agreement(l recordLen, sub []int) {
 	t := d.t
 	f := fragSize(l.n, t, d.h.overhead)
-	parity, rows := d.parity[:0], d.rows[:0]
+	parity, rows := d.agreeData(l, sub, f)
 	defer func() { d.parity, d.rows = parity[:0], rows[:0] }()
-	for i := range d.vars {
-		v := &d.vars[i]
-		switch j := v.index; {
-		case slices.Contains(sub, i):
-			v.agree = true
-		case v.rec.n != l.n || v.rec.last != l.last:
-			v.agree = false
-		case j < t:
-			v.agree = bytes.Equal(v.rec.frag, d.ct[j*f:(j+1)*f])
-		default:
-			parity = append(parity, i)
-			if len(rows) == 0 || rows[len(rows)-1] != j {
-				rows = append(rows, j)
-			}
-		}
-	}
 	if len(parity) == 0 {
 		return
 	}
@@ -688,4 +672,30 @@ func (d *decoder) agreement(l recordLen, sub []int) {
 		}
 		d.vars[i].agree = bytes.Equal(d.vars[i].rec.frag, outs[r])
 	}
+}
+
+// agreeData sets the agree flag of the variants of sub, of other lengths
+// and of data rows (of f bytes each, compared with d.ct), and returns the
+// variants of parity rows of length l, and those rows, for agreement to
+// re-encode.
+func (d *decoder) agreeData(l recordLen, sub []int, f int) (parity, rows []int) {
+	t := d.t
+	parity, rows = d.parity[:0], d.rows[:0]
+	for i := range d.vars {
+		v := &d.vars[i]
+		switch j := v.index; {
+		case slices.Contains(sub, i):
+			v.agree = true
+		case v.rec.n != l.n || v.rec.last != l.last:
+			v.agree = false
+		case j < t:
+			v.agree = bytes.Equal(v.rec.frag, d.ct[j*f:(j+1)*f])
+		default:
+			parity = append(parity, i)
+			if len(rows) == 0 || rows[len(rows)-1] != j {
+				rows = append(rows, j)
+			}
+		}
+	}
+	return parity, rows
 }

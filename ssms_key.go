@@ -22,59 +22,72 @@ type keyVar struct {
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and signature, which are public (a map of the signatures once an index
-// has many values, so that many copies cost linear time), and then their
+// their index and signature, which are public (a map of the signatures
+// once an index has many values, so that many copies cost linear time),
+// and then their
 // key shares are compared in constant time: no memory is indexed by a key
 // share.
 func keyVars(shares []*shareIn) []keyVar {
 	vs := make([]keyVar, 0, len(shares))
-	start := 0 // the first value of the current index in vs
-	var byTag map[[sigSize]byte][]int
+	var idx sameIndex
 	for k, s := range shares {
 		if len(vs) == 0 || vs[len(vs)-1].x != s.hdr.x {
-			start, byTag = len(vs), nil
+			idx = sameIndex{start: len(vs)}
 		}
-		// The values of this index with the same signature: all of them while
-		// they are few, those the map holds when an index has many.
-		same := func(yield func(int) bool) {
-			if byTag == nil {
-				for j := start; j < len(vs); j++ {
-					if vs[j].sig == s.hdr.sig && !yield(j) {
-						return
-					}
-				}
-				return
-			}
-			for _, j := range byTag[s.hdr.sig] {
-				if !yield(j) {
-					return
-				}
-			}
-		}
-		found := -1
-		for j := range same {
-			if subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1 {
-				found = j
-				break
-			}
-		}
-		if found >= 0 {
-			vs[found].shares = append(vs[found].shares, s)
+		if j := idx.find(vs, s); j >= 0 {
+			vs[j].shares = append(vs[j].shares, s)
 			continue
 		}
 		// A sub-slice with no room: appending a copy allocates, and never
 		// writes into shares.
 		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, sig: s.hdr.sig, shares: shares[k : k+1 : k+1]})
-		if byTag == nil && len(vs)-start > 16 {
-			byTag = make(map[[sigSize]byte][]int)
-			for j := start; j < len(vs); j++ {
-				byTag[vs[j].sig] = append(byTag[vs[j].sig], j)
-			}
-		} else if byTag != nil {
-			byTag[s.hdr.sig] = append(byTag[s.hdr.sig], len(vs)-1)
-		}
+		idx.added(vs)
 	}
 	return vs
+}
+
+// sameIndex finds, among the values of one index in vs (from start on),
+// the one a header copies: all of them are looked at while they are few,
+// those with the header's signature, by a map, once there are many.
+type sameIndex struct {
+	start int
+	bySig map[[sigSize]byte][]int
+}
+
+// find returns the place in vs of the value of s's index with its
+// signature and an equal key share (compared in constant time), or −1.
+func (x *sameIndex) find(vs []keyVar, s *shareIn) int {
+	same := func(j int) bool {
+		return vs[j].sig == s.hdr.sig && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
+	}
+	if x.bySig != nil {
+		for _, j := range x.bySig[s.hdr.sig] {
+			if same(j) {
+				return j
+			}
+		}
+		return -1
+	}
+	for j := x.start; j < len(vs); j++ {
+		if same(j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// added records the last value of vs, new at the index.
+func (x *sameIndex) added(vs []keyVar) {
+	last := len(vs) - 1
+	switch {
+	case x.bySig != nil:
+		x.bySig[vs[last].sig] = append(x.bySig[vs[last].sig], last)
+	case len(vs)-x.start > 16:
+		x.bySig = make(map[[sigSize]byte][]int)
+		for j := x.start; j < len(vs); j++ {
+			x.bySig[vs[j].sig] = append(x.bySig[vs[j].sig], j)
+		}
+	}
 }
 
 // firstPerIndex returns the places in vs of the first value of each index,

@@ -175,40 +175,20 @@ func findBadScaled(xs []byte, ys [][]byte, t int, scale []byte) (bad []int, ok b
 	var isBad [256]bool
 	good := make([]int, 0, m) // the parts outside B: T, then R
 	for {
-		var goodX [255]byte
 		good = good[:0]
 		for i := range m {
 			if !isBad[i] {
-				goodX[len(good)] = xs[i]
 				good = append(good, i)
 			}
 		}
-		var coefBuf [64]byte
-		coef := lagrange(coefBuf[:0], goodX[:t], goodX[t:len(good)])
-		if scale != nil {
-			for r, i := range good[t:] {
-				inv := gfInvPublic(scale[i])
-				for c, j := range good[:t] {
-					coef[r*t+c] = gfMulPublic(coef[r*t+c], gfMulPublic(scale[j], inv))
-				}
-			}
-		}
 		c.good = good
-		c.check = newMatrix(active, coef, len(good)-t, t)
+		c.check = systematicCheck(xs, good, t, scale)
 		col := c.pass()
 		if col < 0 {
 			break
 		}
 		if h == nil {
-			hc := parityCheck(xs, t)
-			if scale != nil {
-				for k := range m - t {
-					for i := range m {
-						hc[k*m+i] = gfMulPublic(hc[k*m+i], scale[i])
-					}
-				}
-			}
-			h = newMatrix(active, hc, m-t, m)
+			h = newMatrix(active, scaledParityCheck(xs, t, scale), m-t, m)
 		}
 		wrong, ok := decodeAt(h, xs, ys, col)
 		if !ok {
@@ -229,6 +209,42 @@ func findBadScaled(xs []byte, ys [][]byte, t int, scale []byte) (bad []int, ok b
 	}
 	slices.Sort(bad)
 	return bad, true
+}
+
+// systematicCheck returns the check of the parts good (T = good[:t], R =
+// good[t:]) that findBadScaled describes: the Lagrange matrix from T's x
+// coordinates to R's, scaled.
+func systematicCheck(xs []byte, good []int, t int, scale []byte) *matrix {
+	var goodX [255]byte
+	for k, i := range good {
+		goodX[k] = xs[i]
+	}
+	var coefBuf [64]byte
+	coef := lagrange(coefBuf[:0], goodX[:t], goodX[t:len(good)])
+	if scale != nil {
+		for r, i := range good[t:] {
+			inv := gfInvPublic(scale[i])
+			for c, j := range good[:t] {
+				coef[r*t+c] = gfMulPublic(coef[r*t+c], gfMulPublic(scale[j], inv))
+			}
+		}
+	}
+	return newMatrix(active, coef, len(good)-t, t)
+}
+
+// scaledParityCheck is parityCheck with column i multiplied by scale[i]
+// (nil: all ones).
+func scaledParityCheck(xs []byte, t int, scale []byte) []byte {
+	m := len(xs)
+	hc := parityCheck(xs, t)
+	if scale != nil {
+		for k := range m - t {
+			for i := range m {
+				hc[k*m+i] = gfMulPublic(hc[k*m+i], scale[i])
+			}
+		}
+	}
+	return hc
 }
 
 // A consistency check of the parts good (T = good[:t], R = good[t:]): the

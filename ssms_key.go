@@ -296,17 +296,8 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 			px, py = append(px, vs[j].x), append(py, vs[j].y[:])
 		}
 		on = agreeWith(vs, px, py)
-		a, e := 0, others
-		var seen []byte
-		for i, v := range vs {
-			switch {
-			case !on[i]:
-				e++
-			case !slices.Contains(seen, v.x):
-				seen = append(seen, v.x)
-				a++
-			}
-		}
+		a, e := support(len(vs), func(i int) byte { return vs[i].x }, on)
+		e += others
 		if a >= t && (best == nil || a-e > bestScore) {
 			best, bestScore = on, a-e
 		}

@@ -43,6 +43,24 @@ import (
 // about the secret. Interpolating the secret in CombineRobust goes through the
 // engine again and is constant time.
 
+// support counts, of n values whose x coordinates are x(i) and whose
+// agreement with a codeword is on[i], a: the distinct x at which a value
+// agrees, and e: the values that disagree. The codeword is accepted when
+// a >= t + e (above).
+func support(n int, x func(i int) byte, on []bool) (a, e int) {
+	var seen [256]bool
+	for i := range n {
+		switch {
+		case !on[i]:
+			e++
+		case !seen[x(i)]:
+			seen[x(i)] = true
+			a++
+		}
+	}
+	return a, e
+}
+
 // maxTries bounds the subsets of threshold values the decoder tries for one
 // chunk: C(given, threshold) can be astronomical, and each try decodes (an
 // inversion of a threshold×threshold matrix) and opens, so the bound falls

@@ -301,22 +301,14 @@ func agreeParts(vs []partVariant, px []byte, py [][]byte, t int) ([]bool, bool) 
 		interpolate(vals, targets, px, py)
 	}
 	on := make([]bool, len(vs))
-	a, e := 0, 0
-	var seen []byte
 	for i, v := range vs {
 		want := py[max(0, slices.Index(px, v.x))]
 		if k := slices.Index(targets, v.x); k >= 0 {
 			want = vals[k]
 		}
 		on[i] = subtle.ConstantTimeCompare(want, v.y) == 1
-		switch {
-		case !on[i]:
-			e++
-		case !slices.Contains(seen, v.x):
-			seen = append(seen, v.x)
-			a++
-		}
 	}
+	a, e := support(len(vs), func(i int) byte { return vs[i].x }, on)
 	return on, a >= t+e
 }
 

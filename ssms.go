@@ -721,7 +721,8 @@ type SSMSInfo struct {
 	// were made, so that extending a split changes no existing share.
 	Index int
 	// SplitID is the same in every share of one split, and commits to
-	// the split's key.
+	// the split's header signing key and, through its key check, to the
+	// split's key (docs/FORMAT.md).
 	SplitID SplitID
 	// Generation is 0 for the shares a split is made with, and one more
 	// after each refresh ([RefreshSSMS]): shares of different generations
@@ -733,7 +734,10 @@ type SSMSInfo struct {
 // 198 bytes suffice, and checks the header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
-// [Unsupported] or [Damaged].
+// [Unsupported] or [Damaged]. It does not check the header's signature:
+// what it returns is what the header claims, which an outsider can copy
+// from any share; the combining functions check signatures, and name
+// [Forged] the headers that fail.
 func InspectSSMS(share []byte) (SSMSInfo, error) {
 	h, why := parseHeader(share)
 	if h == nil {

@@ -411,8 +411,8 @@ func (c *combiner) take(secret []byte, results []chunkResult, live []*shareIn) (
 	base := len(secret)
 	taken := 0
 	for j, r := range results {
-		if !r.ok || len(r.bad) > 0 && !c.verified {
-			// A chunk that found shares bad is left to the sequential
+		if !r.ok || !c.verified && slices.ContainsFunc(r.bad, func(b BadShare) bool { return b.Reason == Inconsistent }) {
+			// A chunk whose records disagreed is left to the sequential
 			// run, which checks the signatures first.
 			break
 		}

@@ -185,8 +185,9 @@ type decoder struct {
 	of       []int // the variant of each share of the chunk, or −1
 	seed     maphash.Seed
 	byHash   map[uint64][]int
-	reps     []int
-	single   []int
+	walk     walk      // the search's scratch (unique.go)
+	cur      chunkKind // what find is looking for
+	found    []bool    // the agreement of a codeword that opened beyond the bound, in open
 	lengths  []recordLen
 	parity   []int
 	rows     []int
@@ -268,16 +269,17 @@ type recordLen struct {
 // otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
 func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
 	d.variants(ci)
-	var found []bool // the agreement of a codeword that opened beyond the bound
+	d.found = nil
 	for _, l := range d.recordLengths() {
 		if l.indexes < d.t {
 			continue
 		}
-		if out, ok := d.find(ci, l, dst, &found); ok {
+		if out, ok := d.find(ci, l, dst); ok {
 			d.blame(ci)
 			return out, l.last, opened
 		}
 	}
+	found := d.found
 	if found == nil {
 		return dst, false, notOpened
 	}
@@ -407,43 +409,39 @@ func (d *decoder) hasLength(i, index int, rec record) bool {
 }
 
 // find looks for a codeword of records of length l that opens and is
-// unique within the bound, in the three steps at the top of the file, and
-// appends its plaintext to dst. A codeword that opens but is beyond the
-// bound is added to found, for open to settle.
-func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[]bool) ([]byte, bool) {
-	// reps: the first variant of length l at each index.
-	reps := slices.Grow(d.reps[:0], len(d.vars))
-	for i, v := range d.vars {
-		if v.rec.n == l.n && v.rec.last == l.last && (len(reps) == 0 || d.vars[reps[len(reps)-1]].index != v.index) {
-			reps = append(reps, i)
-		}
-	}
-	d.reps = reps
-	t := d.t
-	if out, ok := d.judge(ci, reps[:t], l, dst, found); ok {
-		return out, true
-	}
-	// The error-correcting decoder runs on the variants alone at their
-	// index, the indexes with several values erased: if a codeword is
-	// within the bound, it is within the decoder's on those (unique.go
-	// has the count), so no choice among the values of an index is needed.
-	if single := d.singles(l); len(single) > t || len(single) == t && len(reps) > t {
-		sub := single
-		if len(single) > t {
-			sub = d.locate(single)
-		}
-		if sub != nil {
-			if out, ok := d.judge(ci, sub, l, dst, found); ok {
-				return out, true
-			}
-		}
-	}
-	out, ok := dst, false
-	d.subsets(l, func(s []int) bool {
-		out, ok = d.judge(ci, s, l, dst, found)
-		return ok
-	})
+// unique within the bound, in the three steps at the top of the file (the
+// search of unique.go), and appends its plaintext to dst. A codeword that
+// opens but is beyond the bound is added to found, for open to settle.
+func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte) ([]byte, bool) {
+	d.cur = chunkKind{d: d, ci: ci, l: l, dst: dst, out: dst}
+	ok := d.walk.search(&d.cur, d.t, 16*maxTries(d.t))
+	out := d.cur.out
+	d.cur = chunkKind{}
 	return out, ok
+}
+
+// A chunkKind is the records of one length of a chunk, as the search of
+// unique.go sees them: the variants, by index; a try decodes, opens and
+// judges (judge).
+type chunkKind struct {
+	d   *decoder
+	ci  *chunkIn
+	l   recordLen
+	dst []byte
+	out []byte // the plaintext appended to dst, once a try succeeded
+}
+
+func (k *chunkKind) count() int  { return len(k.d.vars) }
+func (k *chunkKind) x(i int) int { return k.d.vars[i].index }
+func (k *chunkKind) member(i int) bool {
+	v := &k.d.vars[i]
+	return v.rec.n == k.l.n && v.rec.last == k.l.last
+}
+func (k *chunkKind) locate(single []int) []int { return k.d.locate(single) }
+func (k *chunkKind) try(sub []int) bool {
+	var ok bool
+	k.out, ok = k.d.judge(k.ci, sub, k.l, k.dst, &k.d.found)
+	return ok
 }
 
 // judge decodes the codeword of the variants sub (threshold of them, one
@@ -504,45 +502,6 @@ func (d *decoder) opensInto(ci *chunkIn, sub []int, l recordLen, dst []byte) ([]
 	return out, true
 }
 
-// subsets calls f with subsets of threshold variants of length l and
-// distinct indexes, in lexicographic order, until f returns true or the
-// subsets run out; it reports whether they ran out or f returned true
-// (false: a bound on the subsets enumerated was reached first). f must not
-// keep the slice.
-func (d *decoder) subsets(l recordLen, f func([]int) bool) bool {
-	t := d.t
-	var members []int
-	for i, v := range d.vars {
-		if v.rec.n == l.n && v.rec.last == l.last {
-			members = append(members, i)
-		}
-	}
-	if len(members) < t {
-		return true
-	}
-	idx := make([]int, t) // places in members
-	for i := range idx {
-		idx[i] = i
-	}
-	sub := make([]int, t)
-	for steps := 0; steps < 16*maxTries(t); steps++ {
-		distinct := true
-		for i, j := range idx {
-			sub[i] = members[j]
-			if i > 0 && d.vars[sub[i]].index == d.vars[sub[i-1]].index {
-				distinct = false
-			}
-		}
-		if distinct && f(sub) {
-			return true
-		}
-		if !nextSubset(idx, len(members)) {
-			return true
-		}
-	}
-	return false
-}
-
 // dataFragments returns the data fragments of the chunk last decoded, of n
 // plaintext bytes, in d.ct: after open accepted a chunk, that chunk's.
 func (d *decoder) dataFragments(n int) [][]byte {
@@ -592,20 +551,6 @@ func (d *decoder) decode(sub []int, n int) ([]byte, bool) {
 		}
 	}
 	return ct, true
-}
-
-// singles returns the places in d.vars of the variants of length l whose
-// index has no other variant, in d.single.
-func (d *decoder) singles(l recordLen) []int {
-	single := slices.Grow(d.single[:0], len(d.vars))
-	for i, v := range d.vars {
-		alone := (i == 0 || d.vars[i-1].index != v.index) && (i+1 == len(d.vars) || d.vars[i+1].index != v.index)
-		if alone && v.rec.n == l.n && v.rec.last == l.last {
-			single = append(single, i)
-		}
-	}
-	d.single = single
-	return single
 }
 
 // locate returns threshold of the variants reps (distinct indexes, one

@@ -43,6 +43,107 @@ import (
 // about the secret. Interpolating the secret in CombineRobust goes through the
 // engine again and is constant time.
 
+// A kind is what the search needs of one kind of value (key shares, the
+// records of a chunk): its values, sorted by x coordinate, which of them
+// may take part, how the error-correcting decoder locates errors among
+// values alone at their x, and how a set of them is tried (decoded,
+// checked, and judged by the bound).
+type kind interface {
+	count() int
+	x(i int) int
+	member(i int) bool
+	// locate returns at least size of single (members alone at their x,
+	// more than size of them) that the error-correcting decoder does not
+	// flag, or nil.
+	locate(single []int) []int
+	// try reports whether the values sub, size of them at distinct x,
+	// give the codeword sought.
+	try(sub []int) bool
+}
+
+// A walk searches for the unique codeword of the values of a kind, and
+// keeps its scratch from search to search.
+type walk struct {
+	buf                              []int
+	first, single, members, idx, sub []int
+}
+
+// search tries, from cheap to costly, sets of size members at distinct x:
+// the first member of each of the first size coordinates (the usual case);
+// then, among the members alone at their x, those the error-correcting
+// decoder does not flag, the coordinates with several values erased (within
+// the bound, these lie on the codeword whatever else was given: above);
+// then subsets in lexicographic order, up to tries of them, distinct x or
+// not, beyond the bound, to tell a refusal with two sets from none. It
+// reports whether a try succeeded.
+func (w *walk) search(k kind, size, tries int) bool {
+	n := k.count()
+	if cap(w.buf) < 3*n {
+		w.buf = make([]int, 3*n) // one allocation for the three lists
+	}
+	w.first, w.single, w.members = w.buf[:0:n], w.buf[n:n:2*n], w.buf[2*n:2*n:3*n]
+	for i := range n {
+		alone := (i == 0 || k.x(i-1) != k.x(i)) && (i+1 == n || k.x(i+1) != k.x(i))
+		if !k.member(i) {
+			continue
+		}
+		w.members = append(w.members, i)
+		if len(w.first) == 0 || k.x(w.first[len(w.first)-1]) != k.x(i) {
+			w.first = append(w.first, i)
+		}
+		if alone {
+			w.single = append(w.single, i)
+		}
+	}
+	if len(w.first) < size {
+		return false
+	}
+	if k.try(w.first[:size]) {
+		return true
+	}
+	switch single := w.single; {
+	case len(single) > size:
+		if sub := k.locate(single); sub != nil && k.try(sub[:size]) {
+			return true
+		}
+	case len(single) == size && len(w.first) > size:
+		if k.try(single) {
+			return true
+		}
+	}
+	return w.subsets(k, size, tries)
+}
+
+// subsets tries subsets of size members at distinct x, in lexicographic
+// order, until one succeeds or tries subsets were enumerated.
+func (w *walk) subsets(k kind, size, tries int) bool {
+	m := len(w.members)
+	if size == 0 || size > m {
+		return false
+	}
+	w.idx = slices.Grow(w.idx[:0], size)[:size]
+	w.sub = slices.Grow(w.sub[:0], size)[:size]
+	for i := range w.idx {
+		w.idx[i] = i
+	}
+	for range tries {
+		distinct := true
+		for i, j := range w.idx {
+			w.sub[i] = w.members[j]
+			if i > 0 && k.x(w.sub[i]) == k.x(w.sub[i-1]) {
+				distinct = false
+			}
+		}
+		if distinct && k.try(w.sub) {
+			return true
+		}
+		if !nextSubset(w.idx, m) {
+			return false
+		}
+	}
+	return false
+}
+
 // support counts, of n values whose x coordinates are x(i) and whose
 // agreement with a codeword is on[i], a: the distinct x at which a value
 // agrees, and e: the values that disagree. The codeword is accepted when

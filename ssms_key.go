@@ -102,34 +102,6 @@ func firstPerIndex(vs []keyVar, out []bool) []int {
 	return reps
 }
 
-// singlePerIndex returns the places in vs of the values whose index has
-// no other value. vs is by index.
-func singlePerIndex(vs []keyVar) []int {
-	var single []int
-	for i, v := range vs {
-		if (i == 0 || vs[i-1].x != v.x) && (i+1 == len(vs) || vs[i+1].x != v.x) {
-			single = append(single, i)
-		}
-	}
-	return single
-}
-
-// fromSingles returns t of the values alone at their index that the
-// error-correcting decoder does not flag, decoding with the indexes that
-// have several values erased, or nil. If a polynomial P of degree < t has
-// a >= t + e (a: the indexes with a value on P, e: the values off it), P
-// goes through what it returns (unique.go has the count).
-func fromSingles(vs []keyVar, t int) []int {
-	single := singlePerIndex(vs)
-	switch {
-	case len(single) < t:
-		return nil
-	case len(single) == t:
-		return single
-	}
-	return unflagged(vs, single, t)
-}
-
 // tryKey sets key to the constant term of the polynomial of degree < len(sub)
 // through the values sub of vs, and reports whether it gives the key check
 // check, to which the split ID commits: then it is the split's key.
@@ -149,19 +121,19 @@ func tryKey(vs []keyVar, sub []int, check *[keyCheckSize]byte, key *[keySize]byt
 // on it are set aside and the rest decoded again. In each round: the first
 // value of the first t indexes; those the error-correcting decoder does not
 // flag. Then a bounded search of subsets. Before the rounds, the first
-// value of the first t indexes, and the values alone at their index
-// (fromSingles): within the bound, these give the key whatever was given
-// beside them at other indexes. The combiner calls it on headers whose
+// value of the first t indexes, and the values alone at their index that
+// the error-correcting decoder does not flag (the search of unique.go):
+// within the bound, these give the key whatever was given beside them at
+// other indexes. The combiner calls it on headers whose
 // signatures hold (ssms_open.go), so an outsider's key shares are never
 // among vs: only holders of the key can make its values disagree.
 func findKey(vs []keyVar, t int, check *[keyCheckSize]byte, key *[keySize]byte) bool {
 	try := func(sub []int) bool { return tryKey(vs, sub, check, key) }
 	// The first value of the first t indexes, the usual case; then,
 	// within the bound, the values alone at their index give the key.
-	if reps := firstPerIndex(vs, nil); len(reps) >= t && try(reps[:t]) {
-		return true
-	}
-	if sub := fromSingles(vs, t); sub != nil && try(sub) {
+	var w walk
+	k := &keyKind{vs: vs, t: t, f: try}
+	if w.search(k, t, 0) {
 		return true
 	}
 	out := make([]bool, len(vs)) // set aside: on a polynomial whose key failed
@@ -187,12 +159,26 @@ func findKey(vs []keyVar, t int, check *[keyCheckSize]byte, key *[keySize]byte) 
 			out[i] = out[i] || on[i]
 		}
 	}
-	if eachSubset(len(vs), t, func(sub []int) bool { return distinctX(vs, sub) && try(sub) }) {
+	if w.subsets(k, t, maxTries(t+1)) {
 		return true
 	}
 	clear(key[:])
 	return false
 }
+
+// A keyKind is key shares as the search of unique.go sees them: vs, by
+// index; a try is f.
+type keyKind struct {
+	vs []keyVar
+	t  int
+	f  func(sub []int) bool
+}
+
+func (k *keyKind) count() int                { return len(k.vs) }
+func (k *keyKind) x(i int) int               { return int(k.vs[i].x) }
+func (k *keyKind) member(int) bool           { return true }
+func (k *keyKind) locate(single []int) []int { return unflagged(k.vs, single, k.t) }
+func (k *keyKind) try(sub []int) bool        { return k.f(sub) }
 
 // unflagged returns t of the values reps (distinct x) that the
 // error-correcting decoder does not flag, or nil if it flags too many.
@@ -263,18 +249,6 @@ func agreeWith(vs []keyVar, px []byte, py [][]byte) []bool {
 	return on
 }
 
-// distinctX reports whether the values sub of vs have distinct x.
-func distinctX(vs []keyVar, sub []int) bool {
-	for i := range sub {
-		for j := range i {
-			if vs[sub[i]].x == vs[sub[j]].x {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // keyPoly settles which of vs (the distinct key shares of one group of
 // shares whose signatures hold, or that all agree) lie on the dealer's
 // polynomial: the one of degree < t through (0, key) that is unique within
@@ -303,20 +277,15 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 		}
 		return a >= t+e
 	}
-	reps := firstPerIndex(vs, nil)
-	if len(reps) < t {
+	if len(firstPerIndex(vs, nil)) < t {
 		return nil, false
 	}
-	if judge(reps[:t-1]) {
-		return on, true
-	}
-	// As for a chunk (ssms_decode.go), the decoder runs on the values
-	// alone at their index: if P is within the bound, it is within the
-	// decoder's on those.
-	if sub := fromSingles(vs, t); sub != nil && judge(sub[:t-1]) {
-		return on, true
-	}
-	if eachSubset(len(vs), t-1, func(sub []int) bool { return distinctX(vs, sub) && judge(sub) }) {
+	// As for a chunk (ssms_decode.go), the search of unique.go: the first
+	// values, then the values alone at their index that the decoder does
+	// not flag (if P is within the bound, it is within the decoder's on
+	// those), then subsets; each try is t−1 key shares and the key at 0.
+	var w walk
+	if w.search(&keyKind{vs: vs, t: t, f: judge}, t-1, maxTries(t)) {
 		return on, true
 	}
 	return best, false

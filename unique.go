@@ -19,8 +19,8 @@ import (
 // with m1 coordinates that have one value, s of them off the codeword,
 // a >= t + e gives 2s <= m1 − t, within what the syndrome decoder corrects
 // on those m1 values with the others erased. Beyond the bound, each caller
-// tries a bounded number of subsets (eachSubset, nextSubset, maxTries) to
-// tell a refusal with two sets from none.
+// tries a bounded number of subsets (walk.subsets, maxTries) to tell a
+// refusal with two sets from none.
 //
 // The parity checks are those of the dual code. For distinct x_0…x_{m−1} let
 // v_i = 1/Π_{j≠i}(x_i − x_j). For any polynomial f of degree < m,
@@ -167,28 +167,6 @@ func support(n int, x func(i int) byte, on []bool) (a, e int) {
 // inversion of a threshold×threshold matrix) and opens, so the bound falls
 // with the threshold.
 func maxTries(t int) int { return max(16, 1024*16*16/(t*t)) }
-
-// eachSubset calls f with subsets of k of 0…n−1, in lexicographic order,
-// until f returns true (then it returns true), the subsets run out, or
-// maxTries(k+1) subsets were tried.
-func eachSubset(n, k int, f func([]int) bool) bool {
-	if k > n || k == 0 {
-		return false
-	}
-	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = i
-	}
-	for tries := 0; tries < maxTries(k+1); tries++ {
-		if f(idx) {
-			return true
-		}
-		if !nextSubset(idx, n) {
-			break
-		}
-	}
-	return false
-}
 
 // nextSubset advances idx, increasing positions below n, to the next
 // combination in lexicographic order, and reports whether there is one.

@@ -131,14 +131,16 @@ func decodeCopies(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare
 	if n := countX(vs); n < t {
 		return nil, nil, nil, errTooFewDistinct(n, t)
 	}
-	single := singleX(vs)
-	if len(single) < t {
+	vs, dups = byX(vs, dups)
+	// The search of unique.go: the first value of the first t x, then the
+	// values alone at their x that the decoder does not flag. No subsets:
+	// what is accepted is unique, and beyond the bound nothing is.
+	k := &partKind{vs: vs, t: t}
+	var w walk
+	if !w.search(k, t, 0) {
 		return nil, nil, nil, inconsistent(len(parts), t)
 	}
-	on, ok := judgeParts(vs, single, t)
-	if !ok {
-		return nil, nil, nil, inconsistent(len(parts), t)
-	}
+	on := k.on
 	for i, v := range vs {
 		if !on[i] {
 			bad = append(bad, BadShare{Position: v.pos, Reason: Inconsistent})
@@ -231,54 +233,74 @@ func countX(vs []partVariant) int {
 	return n
 }
 
-// singleX returns the places in vs of the variants whose x no other
-// variant has.
-func singleX(vs []partVariant) []int {
-	var count [256]int
-	for _, v := range vs {
-		count[v.x]++
+// byX returns vs sorted by x (among equal x, by position), and dups with
+// the places of their variants in it.
+func byX(vs []partVariant, dups []partCopy) ([]partVariant, []partCopy) {
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
 	}
-	var single []int
-	for i, v := range vs {
-		if count[v.x] == 1 {
-			single = append(single, i)
-		}
+	slices.SortStableFunc(order, func(a, b int) int { return int(vs[a].x) - int(vs[b].x) })
+	sorted := make([]partVariant, len(vs))
+	inv := make([]int, len(vs))
+	for k, i := range order {
+		sorted[k], inv[i] = vs[i], k
 	}
-	return single
+	for i := range dups {
+		dups[i].of = inv[dups[i].of]
+	}
+	return sorted, dups
 }
 
-// judgeParts decodes the parts choice (distinct x), and reports which of vs
-// lie on the polynomial found, and whether it is accepted: a >= t + e.
-func judgeParts(vs []partVariant, choice []int, t int) ([]bool, bool) {
-	xs := make([]byte, len(choice))
-	ys := make([][]byte, len(choice))
-	for i, j := range choice {
-		xs[i], ys[i] = vs[j].x, vs[j].y
+// A partKind is plain parts as the search of unique.go sees them: the
+// distinct parts, by x; a try interpolates t of them and compares the
+// others (agreeParts), and on holds the agreement of the polynomial
+// accepted.
+type partKind struct {
+	vs []partVariant
+	t  int
+	on []bool
+}
+
+func (k *partKind) count() int      { return len(k.vs) }
+func (k *partKind) x(i int) int     { return int(k.vs[i].x) }
+func (k *partKind) member(int) bool { return true }
+
+// locate returns t of single (distinct x) that the error-correcting
+// decoder does not flag, or nil.
+func (k *partKind) locate(single []int) []int {
+	xs := make([]byte, len(single))
+	ys := make([][]byte, len(single))
+	for i, j := range single {
+		xs[i], ys[i] = k.vs[j].x, k.vs[j].y
 	}
-	wrong, ok := findBad(xs, ys, t)
+	wrong, ok := findBad(xs, ys, k.t)
 	if !ok {
-		return nil, false
+		return nil
 	}
-	if len(choice) == len(vs) {
-		// One part per x: the decoder's own bound is a >= t + e, and the
-		// parts off the polynomial are those it found.
-		on := make([]bool, len(vs))
-		for i := range on {
-			on[i] = true
-		}
-		for _, w := range wrong {
-			on[choice[w]] = false
-		}
-		return on, true
-	}
-	var px []byte
-	var py [][]byte
-	for i := range xs {
-		if len(px) < t && !slices.Contains(wrong, i) {
-			px, py = append(px, xs[i]), append(py, ys[i])
+	var sub []int
+	for i, j := range single {
+		if len(sub) < k.t && !slices.Contains(wrong, i) {
+			sub = append(sub, j)
 		}
 	}
-	return agreeParts(vs, px, py, t)
+	if len(sub) < k.t {
+		return nil
+	}
+	return sub
+}
+
+func (k *partKind) try(sub []int) bool {
+	px := make([]byte, len(sub))
+	py := make([][]byte, len(sub))
+	for i, j := range sub {
+		px[i], py[i] = k.vs[j].x, k.vs[j].y
+	}
+	on, ok := agreeParts(k.vs, px, py, k.t)
+	if ok {
+		k.on = on
+	}
+	return ok
 }
 
 // agreeParts reports which of vs lie on the polynomial through the t

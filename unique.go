@@ -18,9 +18,13 @@ import (
 // a coordinate with several values adds at least as much to e as to a, so
 // with m1 coordinates that have one value, s of them off the codeword,
 // a >= t + e gives 2s <= m1 − t, within what the syndrome decoder corrects
-// on those m1 values with the others erased. Beyond the bound, each caller
-// tries a bounded number of subsets (walk.subsets, maxTries) to tell a
-// refusal with two sets from none.
+// on those m1 values with the others erased. The search (walk.search) is
+// written once here; each kind of value supplies its values, its use of
+// the syndrome decoder, and a try: interpolate and compare for plain parts
+// (verify.go), interpolate and check the key check for key shares, or the
+// key polynomial through the key (ssms_key.go), decode, unpad, open and
+// compare for chunks (ssms_decode.go). Beyond the bound, a bounded number
+// of subsets (maxTries) tells a refusal with two sets from none.
 //
 // The parity checks are those of the dual code. For distinct x_0…x_{m−1} let
 // v_i = 1/Π_{j≠i}(x_i − x_j). For any polynomial f of degree < m,
@@ -77,13 +81,28 @@ type walk struct {
 // not, beyond the bound, to tell a refusal with two sets from none. It
 // reports whether a try succeeded.
 func (w *walk) search(k kind, size, tries int) bool {
+	w.collect(k)
+	if len(w.first) < size {
+		return false
+	}
+	if k.try(w.first[:size]) {
+		return true
+	}
+	if w.fromSingles(k, size) {
+		return true
+	}
+	return w.subsets(k, size, tries)
+}
+
+// collect sets w.members to the members of k, w.first to the first member
+// of each x, and w.single to the members alone at their x among all values.
+func (w *walk) collect(k kind) {
 	n := k.count()
 	if cap(w.buf) < 3*n {
 		w.buf = make([]int, 3*n) // one allocation for the three lists
 	}
 	w.first, w.single, w.members = w.buf[:0:n], w.buf[n:n:2*n], w.buf[2*n:2*n:3*n]
 	for i := range n {
-		alone := (i == 0 || k.x(i-1) != k.x(i)) && (i+1 == n || k.x(i+1) != k.x(i))
 		if !k.member(i) {
 			continue
 		}
@@ -91,27 +110,24 @@ func (w *walk) search(k kind, size, tries int) bool {
 		if len(w.first) == 0 || k.x(w.first[len(w.first)-1]) != k.x(i) {
 			w.first = append(w.first, i)
 		}
-		if alone {
+		if (i == 0 || k.x(i-1) != k.x(i)) && (i+1 == n || k.x(i+1) != k.x(i)) {
 			w.single = append(w.single, i)
 		}
 	}
-	if len(w.first) < size {
-		return false
-	}
-	if k.try(w.first[:size]) {
-		return true
-	}
+}
+
+// fromSingles tries size of the members alone at their x that the
+// error-correcting decoder does not flag, when they are not the first
+// values already tried.
+func (w *walk) fromSingles(k kind, size int) bool {
 	switch single := w.single; {
 	case len(single) > size:
-		if sub := k.locate(single); sub != nil && k.try(sub[:size]) {
-			return true
-		}
+		sub := k.locate(single)
+		return sub != nil && k.try(sub[:size])
 	case len(single) == size && len(w.first) > size:
-		if k.try(single) {
-			return true
-		}
+		return k.try(single)
 	}
-	return w.subsets(k, size, tries)
+	return false
 }
 
 // subsets tries subsets of size members at distinct x, in lexicographic

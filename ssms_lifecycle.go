@@ -247,8 +247,8 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 	var rw *rowWriter
 	var plain []byte // each chunk's plaintext, cleared at once
 	defer func() { clear(plain[:cap(plain)]) }()
-	for !c.done {
-		count := c.count
+	for !c.finished() {
+		count := c.next()
 		out, err := c.chunk(plain[:0])
 		clear(out[:cap(out)])
 		plain = out[:0]
@@ -263,7 +263,7 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 				}
 			}
 		}
-		if err := rw.records(c.sealedData(len(out)), len(out), c.done, count, write); err != nil {
+		if err := rw.records(c.sealedData(len(out)), len(out), c.finished(), count, write); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -287,10 +287,10 @@ type rowWriter struct {
 }
 
 // newRowWriter returns the writer of c's split's shares at idx, with their
-// headers (newHeaders).
+// headers (combiner.newHeaders).
 func newRowWriter(c *combiner, idx []int) *rowWriter {
-	t := c.h.threshold
-	w := &rowWriter{idx: idx, headers: newHeaders(c, idx), t: t, slot: make([]int, len(idx))}
+	t := c.threshold()
+	w := &rowWriter{idx: idx, headers: c.newHeaders(idx), t: t, slot: make([]int, len(idx))}
 	var rows []int
 	for k, i := range idx {
 		w.seeds = append(w.seeds, recordSeed(w.headers[k]))
@@ -337,36 +337,6 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 		}
 	}
 	return nil
-}
-
-// newHeaders returns the headers of the new shares at idx of c's split,
-// once its first chunk opened: the split's common fields, the index, and
-// the key share at keyX(index), interpolated from threshold key shares of
-// the live shares (which the first chunk checked against the key).
-func newHeaders(c *combiner, idx []int) [][]byte {
-	t := c.h.threshold
-	xs := make([]byte, 0, t)
-	ys := make([][]byte, 0, t)
-	for _, s := range c.live {
-		if len(xs) < t && (len(xs) == 0 || xs[len(xs)-1] != s.hdr.x) {
-			xs = append(xs, s.hdr.x)
-			ys = append(ys, s.hdr.keyShare[:])
-		}
-	}
-	keys := make([]byte, len(idx)*keySize)
-	defer clear(keys)
-	outs := make([][]byte, len(idx))
-	targets := make([]byte, len(idx))
-	for k, i := range idx {
-		outs[k] = keys[k*keySize : (k+1)*keySize]
-		targets[k] = keyX(i)
-	}
-	interpolate(outs, targets, xs, ys)
-	hdrs := make([][]byte, len(idx))
-	for k, i := range idx {
-		hdrs[k] = c.dec.signer().makeHeader(&c.h.ad, i, c.h.gen, outs[k])
-	}
-	return hdrs
 }
 
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
@@ -435,7 +405,7 @@ func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
 	defer c.release()
 	var plain []byte
 	defer func() { clear(plain[:cap(plain)]) }()
-	for !c.done {
+	for !c.finished() {
 		out, err := c.chunk(plain[:0])
 		clear(out[:cap(out)])
 		plain = out[:0]
@@ -446,48 +416,6 @@ func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
 	r := newRandom()
 	defer r.release()
 	return c.refresh(r)
-}
-
-// refresh returns the headers of the next generation of every share given
-// to c, in their order: refused, with a [*CombineError], if any share is
-// bad or an index is given twice. The new key shares are the old ones plus
-// the values of a random polynomial with constant term 0 (refresh); the
-// headers are signed with the split's signing key, which is unchanged, and
-// so is the split ID.
-func (c *combiner) refresh(rng io.Reader) ([][]byte, error) {
-	for i := 1; i < len(c.live); i++ {
-		if c.live[i].hdr.index == c.live[i-1].hdr.index {
-			c.live[i].why = Duplicate
-		}
-	}
-	c.drop()
-	why := errRefreshBad
-	for _, s := range c.all {
-		if s.why == Inconsistent || s.why == Forged {
-			why = ErrInconsistentShares
-		}
-	}
-	if len(c.live) < len(c.all) {
-		return nil, c.fail(why)
-	}
-	if c.h.gen == maxGeneration {
-		return nil, errors.New("shamir: the split was refreshed 2^32−1 times: reshare it")
-	}
-	xs := make([]byte, len(c.live))
-	ys := make([][]byte, len(c.live))
-	for i, s := range c.live {
-		xs[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
-	}
-	keys, err := refresh(xs, ys, c.h.threshold, rng)
-	if err != nil {
-		return nil, err
-	}
-	hdrs := make([][]byte, len(c.all))
-	for i, s := range c.live {
-		hdrs[s.pos] = c.dec.signer().makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize])
-		clear(keys[i])
-	}
-	return hdrs, nil
 }
 
 // ReshareSSMS returns the shares of a new SSMS split, of parts shares any
@@ -550,7 +478,7 @@ func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []Ba
 	}
 	var plain []byte // each chunk, cleared once written
 	defer func() { clear(plain[:cap(plain)]) }()
-	for !c.done {
+	for !c.finished() {
 		out, err := c.chunk(plain[:0])
 		plain = out[:0]
 		if err == nil {

@@ -19,6 +19,15 @@ import (
 // chunk's records disagree (then the chunk is decoded again without the
 // forged shares) and before a share is named (badShares).
 
+// finished reports whether the last chunk was returned.
+func (c *combiner) finished() bool { return c.done }
+
+// next returns the number of the next chunk.
+func (c *combiner) next() uint64 { return c.count }
+
+// threshold returns the split's threshold.
+func (c *combiner) threshold() int { return c.h.threshold }
+
 // read reads the live shares' records of the chunk c.count into c.ci.
 // The records are read in the order of the shares' indexes, whatever the
 // order of the arguments: the order in which NewSplitWriter writes them, so

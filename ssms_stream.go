@@ -222,7 +222,7 @@ func (r *CombineReader) Read(p []byte) (int, error) {
 		if r.err != nil {
 			return 0, r.err
 		}
-		if r.c.done {
+		if r.c.finished() {
 			r.c.release()
 			r.err = io.EOF
 			continue

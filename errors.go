@@ -150,6 +150,13 @@ type CombineError struct {
 	// them. The shares cannot tell which set is the dealer's: holders who
 	// know the key could have made either. It is nil otherwise.
 	Sets [][]int
+	// Several, when Err is [ErrInconsistentShares], lists for each SSMS
+	// index given more than one value (distinct headers whose signatures
+	// hold, or distinct records of the chunk that was refused) the
+	// positions of the shares that give it, by increasing index: at most
+	// one value of each index is the dealer's, so these are the files to
+	// compare first. It is nil otherwise.
+	Several [][]int
 }
 
 // A SplitShares describes the shares of one split among those given to a
@@ -248,6 +255,9 @@ func (e *CombineError) Error() string {
 	if len(e.Sets) == 2 {
 		fmt.Fprintf(&b, ": %s agree but %s %s, more than the shares given can outvote",
 			positionList(e.Sets[0]), positionList(e.Sets[1]), plural(len(e.Sets[1]), "disagrees", "disagree"))
+	}
+	for _, ps := range e.Several {
+		fmt.Fprintf(&b, ": %s give one index different values", positionList(ps))
 	}
 	switch {
 	case e.Needed == 0 || e.Splits != nil:

@@ -759,3 +759,43 @@ func TestSSMSInsiderBound(t *testing.T) {
 		}
 	}
 }
+
+// TestSSMSRefusalNamesSeveral: a refusal lists, index by index, the shares
+// that give one index different values: records (copies of genuine
+// headers with a record altered, checksums recomputed) or key shares
+// (signed by holders of the key), in every order.
+func TestSSMSRefusalNamesSeveral(t *testing.T) {
+	secret := testSecret(100, 41)
+	shares := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
+	key := keyOfShares(t, shares[:2])
+	record := func(s []byte) []byte {
+		c := slices.Clone(s)
+		c[fmtHeader+4+3] ^= 0x5a
+		fixCRCsFromFormat(c)
+		return c
+	}
+	keyShare := func(s []byte) []byte {
+		c := slices.Clone(s)
+		c[fmtKeyShare+3] ^= 0x5a
+		reseal(c, key)
+		return c
+	}
+	for name, alter := range map[string]func([]byte) []byte{"record": record, "key share": keyShare} {
+		set := [][]byte{shares[0], shares[1], alter(shares[0]), alter(shares[1])}
+		for _, perm := range permutations(len(set)) {
+			p := make([][]byte, len(set))
+			pos := make([]int, len(set)) // where each of set went
+			for i, j := range perm {
+				p[i], pos[j] = set[j], i
+			}
+			want := [][]int{{min(pos[0], pos[2]), max(pos[0], pos[2])}, {min(pos[1], pos[3]), max(pos[1], pos[3])}}
+			for _, f := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+				_, _, err := f(p)
+				var ce *CombineError
+				if !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || !slices.EqualFunc(ce.Several, want, slices.Equal) || len(ce.Sets) != 2 {
+					t.Fatalf("%s, order %v: %v (several %v, sets %v), want several %v", name, perm, err, ce.Several, ce.Sets, want)
+				}
+			}
+		}
+	}
+}

@@ -300,6 +300,26 @@ func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res open
 	return dst, false, ambiguous
 }
 
+// several returns, for each index at which the records of ci last opened
+// have more than one variant, the positions of the shares that give them,
+// by increasing index.
+func (d *decoder) several(ci *chunkIn) [][]int {
+	var out [][]int
+	for i, v := range d.vars {
+		if i+1 < len(d.vars) && d.vars[i+1].index == v.index && (i == 0 || d.vars[i-1].index != v.index) {
+			var ps []int
+			for k, s := range ci.shares {
+				if d.of[k] >= 0 && s.hdr.index == v.index {
+					ps = append(ps, s.pos)
+				}
+			}
+			slices.Sort(ps)
+			out = append(out, ps)
+		}
+	}
+	return out
+}
+
 // blame marks Inconsistent the shares whose variants disagree with the
 // codeword accepted.
 func (d *decoder) blame(ci *chunkIn) {

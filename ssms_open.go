@@ -53,6 +53,10 @@ type combiner struct {
 	// header parsed was checked (verifyAll).
 	verified bool
 
+	// unsure holds the positions of the shares whose records of a chunk
+	// refused differ from another's of the same index: none is a copy.
+	unsure []int
+
 	ci chunkIn // scratch
 }
 
@@ -297,6 +301,7 @@ func (c *combiner) unlock(shares []*shareIn) error {
 			// key, and the others, signed alike.
 			err.(*CombineError).Sets = keySets(groups, main, on)
 		}
+		err.(*CombineError).Several = severalKeys(groups)
 		return err
 	}
 	c.setGroup(settle(groups, main, on, len(shares)))
@@ -335,6 +340,36 @@ func headersAgree(shares []*shareIn) bool {
 		}
 	}
 	return checkApproved(h.aead) == nil && splitIDOf(&h.pub, &h.check) == h.id
+}
+
+// severalKeys returns, for each index given more than one distinct header
+// among groups, the positions of the shares that give it, by increasing
+// index.
+func severalKeys(groups []*paramGroup) [][]int {
+	byX := make(map[byte][]int)
+	values := make(map[byte]int)
+	var xs []byte
+	for _, g := range groups {
+		for _, v := range g.vars {
+			if values[v.x] == 0 {
+				xs = append(xs, v.x)
+			}
+			values[v.x]++
+			for _, s := range v.shares {
+				byX[v.x] = append(byX[v.x], s.pos)
+			}
+		}
+	}
+	slices.Sort(xs)
+	var out [][]int
+	for _, x := range xs {
+		if values[x] > 1 {
+			ps := byX[x]
+			slices.Sort(ps)
+			out = append(out, ps)
+		}
+	}
+	return out
 }
 
 // keySets returns the positions of the shares whose key shares are on
@@ -467,7 +502,7 @@ func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 	// polynomial, beyond what the search finds. None is known good.
 	e := c.fail(fmt.Errorf("%w: no %d of the key shares give a key that matches the split ID",
 		ErrInconsistentShares, c.h.threshold)).(*CombineError)
-	e.Good = 0
+	e.Good, e.Several = 0, severalKeys(groups)
 	return e
 }
 

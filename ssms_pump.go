@@ -2,6 +2,7 @@ package shamir
 
 import (
 	"crypto/subtle"
+	"errors"
 	"runtime"
 	"slices"
 	"sync"
@@ -78,8 +79,14 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	case ambiguous:
 		return dst, c.ambiguous(ci)
 	case notOpened:
+		several := c.dec.several(ci)
+		c.unsure = slices.Concat(several...)
 		c.apply(ci)
-		return dst, c.fail(c.why())
+		err := c.fail(c.why())
+		if e := err.(*CombineError); errors.Is(e.Err, ErrInconsistentShares) {
+			e.Several = several
+		}
+		return dst, err
 	}
 	c.apply(ci)
 	c.opened(last)
@@ -101,9 +108,11 @@ func (c *combiner) ambiguous(ci *chunkIn) error {
 		}
 		slices.Sort(sets[i])
 	}
+	several := c.dec.several(ci)
+	c.unsure = slices.Concat(several...)
 	c.apply(ci)
 	e := c.fail(ErrInconsistentShares).(*CombineError)
-	e.Sets = sets
+	e.Sets, e.Several = sets, several
 	return e
 }
 
@@ -141,8 +150,11 @@ func (c *combiner) markCopies() {
 		// Until openSplit has settled the key shares (when it fails),
 		// shares of one index need not hold one header: only a byte-equal
 		// header is a copy's.
+		// Nor is a share whose record of the chunk refused differs from
+		// another's of its index (c.unsure): which is the copy is unknown.
 		a, b := c.live[i-1].hdr, c.live[i].hdr
 		if a.index == b.index && a.sig == b.sig && a.ad == b.ad && a.gen == b.gen &&
+			!slices.Contains(c.unsure, c.live[i].pos) &&
 			subtle.ConstantTimeCompare(a.keyShare[:], b.keyShare[:]) == 1 {
 			c.live[i].why = Duplicate
 		}

@@ -608,6 +608,7 @@ type header struct {
 	signed    [hdrSignature]byte // the bytes the signature covers
 	seed      uint32             // recordSeed
 	verified  sigState           // whether the signature was checked, and how it went
+	signedOK  bool               // once checked: the split ID and the signature hold (the commitment aside)
 }
 
 // A sigState is what is known of a header's signature.
@@ -641,7 +642,8 @@ func (h *header) committed() bool {
 func (h *header) signatureHolds() bool {
 	if h.verified == sigUnchecked {
 		h.verified = sigBad
-		if splitIDOf(&h.pub, &h.check) == h.id && ed25519.Verify(h.pub[:], h.signed[:], h.sig[:]) && h.committed() {
+		h.signedOK = splitIDOf(&h.pub, &h.check) == h.id && ed25519.Verify(h.pub[:], h.signed[:], h.sig[:])
+		if h.signedOK && h.committed() {
 			h.verified = sigGood
 		}
 	}

@@ -2,6 +2,7 @@ package shamir
 
 import (
 	"cmp"
+	"crypto/subtle"
 	"fmt"
 	"slices"
 )
@@ -53,6 +54,10 @@ type combiner struct {
 	// header parsed was checked (verifyAll).
 	verified bool
 
+	// checked holds a header whose signature was checked, by signature
+	// (holds).
+	checked map[[sigSize]byte]*header
+
 	// unsure holds the positions of the shares whose records of a chunk
 	// refused differ from another's of the same index: none is a copy.
 	unsure []int
@@ -89,11 +94,42 @@ func (c *combiner) verifyAll() bool {
 		if s.hdr == nil || s.why == Unreadable || s.why == Forged {
 			continue
 		}
-		if !s.hdr.signatureHolds() {
+		if !c.holds(s.hdr) {
 			s.why, found = Forged, true
 		}
 	}
 	return found
+}
+
+// holds is h.signatureHolds, with one signature verification for all the
+// copies of a header: a header whose signature and signed bytes are those
+// of one already checked takes its result, and only its key share is
+// checked against its commitment. So many copies cost a hash each, not a
+// verification each.
+func (c *combiner) holds(h *header) bool {
+	if h.verified != sigUnchecked {
+		return h.verified == sigGood
+	}
+	if g := c.checked[h.sig]; g != nil && g.signed == h.signed {
+		// A copy: the same key share (compared in constant time) has the
+		// same result; another is checked against its commitment.
+		h.signedOK = g.signedOK
+		switch {
+		case subtle.ConstantTimeCompare(g.keyShare[:], h.keyShare[:]) == 1:
+			h.verified = g.verified
+		case g.signedOK && h.committed():
+			h.verified = sigGood
+		default:
+			h.verified = sigBad
+		}
+		return h.verified == sigGood
+	}
+	ok := h.signatureHolds()
+	if c.checked == nil {
+		c.checked = make(map[[sigSize]byte]*header)
+	}
+	c.checked[h.sig] = h
+	return ok
 }
 
 // release clears the key and gives back the buffers.

@@ -176,7 +176,7 @@ func (c *combiner) why() error {
 // key is named Forged, whatever else is wrong with it.
 func (c *combiner) badShares() []BadShare {
 	for _, s := range c.all {
-		if s.hdr != nil && s.why != 0 && s.why != Forged && s.why != Unreadable && !s.hdr.signatureHolds() {
+		if s.hdr != nil && s.why != 0 && s.why != Forged && s.why != Unreadable && !c.holds(s.hdr) {
 			s.why = Forged
 		}
 	}

@@ -21,10 +21,12 @@
 // streams): the secret is encrypted with an AEAD under a random key, the
 // ciphertext is dispersed with a Reed–Solomon code, and only the key is
 // Shamir-shared, so each share is about len(secret)/threshold bytes.
-// Damaged, truncated and duplicated shares are detected and named. The
-// split ID commits to the key, so shares made by anyone without it (an
-// outsider's own split under the genuine ID, a header changed) are named
-// [Forged] and never recovered; records altered on purpose, checksums and
+// Damaged, truncated and duplicated shares are detected and named. Every
+// header is signed with a key derived from the split's key, and the split
+// ID commits to its public key, so shares made by anyone without the key
+// (an outsider's own split under the genuine ID, a header changed) are
+// told apart one by one, named [Forged] and set aside: any threshold
+// genuine shares recover the secret beside them; records altered on purpose, checksums and
 // all, are found by Reed–Solomon error correction and named within the
 // bound, and beyond it the shares are refused, never chosen between.
 // Shares of more than one split, or of two generations of one (a refresh
@@ -64,13 +66,13 @@
 //
 // SSMS splits have the same four, by share index instead of x coordinate:
 // [RecreateSSMS], [ExtendSSMS], [RefreshSSMSHeaders] (which rewrites the
-// 86-byte headers only, whatever the size of the shares, as the split's
+// 198-byte headers only, whatever the size of the shares, as the split's
 // next generation; [RefreshSSMS] checks every chunk first) and
 // [ReshareSSMS], which draws a new key; the forms ending in To stream.
 // Recreating authenticates every chunk as [CombineSSMS] does, so it
 // computes the key and, a chunk at a time in scratch memory it clears, the
 // secret; refreshing headers computes the key, to check it against the
-// split ID and tag the new headers, and no chunk.
+// split ID and sign the new headers, and no chunk.
 //
 // # Security
 //

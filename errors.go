@@ -39,7 +39,9 @@ var (
 
 // A BadShare is a share found bad while combining or verifying.
 type BadShare struct {
-	// Position is the share's index in the caller's argument.
+	// Position is the share's index in the caller's argument, from 0:
+	// shares[Position]. String prints it so, never as "share N", which a
+	// reader could take for a file number or an SSMS index.
 	Position int
 	// Reason says what is wrong with it.
 	Reason Reason
@@ -50,9 +52,9 @@ type BadShare struct {
 
 func (b BadShare) String() string {
 	if b.Reason == Unreadable && b.Err != nil {
-		return fmt.Sprintf("share %d: %v: %v", b.Position, b.Reason, b.Err)
+		return fmt.Sprintf("shares[%d]: %v: %v", b.Position, b.Reason, b.Err)
 	}
-	return fmt.Sprintf("share %d: %v", b.Position, b.Reason)
+	return fmt.Sprintf("shares[%d]: %v", b.Position, b.Reason)
 }
 
 // A Reason says why a share is bad.
@@ -82,11 +84,14 @@ const (
 	Unsupported
 	// Unreadable: the share's reader returned an error (see [BadShare.Err]).
 	Unreadable
-	// Forged: the share claims the split's ID, but its header does not
-	// authenticate under the split's key, which the ID commits to: it was
-	// made, or altered, by someone who does not hold the key (an outsider,
-	// or fewer than threshold holders), for example as a share of a split
-	// of their own under the genuine ID.
+	// Forged: the share claims a split ID, but its header's public key and
+	// key check do not give that ID, or its signature does not verify
+	// under that public key: it was made, or altered, by someone who does
+	// not hold the split's key (an outsider, or fewer than threshold
+	// holders), for example as a share of a split of their own under the
+	// genuine ID. Each share is judged on its own, without the key
+	// (docs/FORMAT.md), so forged shares never stop the genuine ones from
+	// recovering the secret.
 	Forged
 	// OtherGeneration: the share is of the split named by the caller, but
 	// of another generation (each refresh makes a new one).
@@ -145,6 +150,13 @@ type CombineError struct {
 	// them. The shares cannot tell which set is the dealer's: holders who
 	// know the key could have made either. It is nil otherwise.
 	Sets [][]int
+	// Several, when Err is [ErrInconsistentShares], lists for each SSMS
+	// index given more than one value (distinct headers whose signatures
+	// hold, or distinct records of the chunk that was refused) the
+	// positions of the shares that give it, by increasing index: at most
+	// one value of each index is the dealer's, so these are the files to
+	// compare first. It is nil otherwise.
+	Several [][]int
 }
 
 // A SplitShares describes the shares of one split among those given to a
@@ -237,13 +249,15 @@ func (e *CombineError) Error() string {
 		if sp.Newest {
 			newest = ", newest"
 		}
-		fmt.Fprintf(&b, "split %v (threshold %d%s): %d good of %s %s", SplitName{sp.ID, sp.Generation}, sp.Threshold,
-			newest, sp.Good, plural(len(sp.Positions), "share", "shares"), positionList(sp.Positions))
+		fmt.Fprintf(&b, "split %v (threshold %d%s): %d good of %d (%s)", SplitName{sp.ID, sp.Generation}, sp.Threshold,
+			newest, sp.Good, len(sp.Positions), positionList(sp.Positions))
 	}
 	if len(e.Sets) == 2 {
-		fmt.Fprintf(&b, ": %s %s agree but %s %s disagree, more than the shares given can outvote",
-			plural(len(e.Sets[0]), "share", "shares"), positionList(e.Sets[0]),
-			plural(len(e.Sets[1]), "share", "shares"), positionList(e.Sets[1]))
+		fmt.Fprintf(&b, ": %s agree but %s %s, more than the shares given can outvote",
+			positionList(e.Sets[0]), positionList(e.Sets[1]), plural(len(e.Sets[1]), "disagrees", "disagree"))
+	}
+	for _, ps := range e.Several {
+		fmt.Fprintf(&b, ": %s give one index different values", positionList(ps))
 	}
 	switch {
 	case e.Needed == 0 || e.Splits != nil:
@@ -267,13 +281,15 @@ func (e *CombineError) Error() string {
 func (e *CombineError) Unwrap() error { return e.Err }
 
 // positionList returns the positions as "0, 2, 5".
+// positionList prints positions in the caller's argument as shares[i],
+// like BadShare.String.
 func positionList(ps []int) string {
 	var b strings.Builder
 	for i, p := range ps {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprint(&b, p)
+		fmt.Fprintf(&b, "shares[%d]", p)
 	}
 	return b.String()
 }

@@ -37,7 +37,7 @@ func ExampleRecreateSSMS() {
 	// correct horse battery staple
 }
 
-// Refreshing rewrites the 86-byte headers only, whatever the size of the
+// Refreshing rewrites the 198-byte headers only, whatever the size of the
 // shares: each refreshed share is its new header followed by its old
 // records.
 func ExampleRefreshSSMSHeaders() {
@@ -48,14 +48,14 @@ func ExampleRefreshSSMSHeaders() {
 	kept := bytes.Clone(shares[1]) // a copy someone failed to destroy
 	headers := make([][]byte, len(shares))
 	for i, s := range shares {
-		headers[i] = s[:86]
+		headers[i] = s[:198]
 	}
 	fresh, err := shamir.RefreshSSMSHeaders(headers)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for i, s := range shares {
-		copy(s, fresh[i]) // in place: only the first 86 bytes change
+		copy(s, fresh[i]) // in place: only the first 198 bytes change
 	}
 	// Any two refreshed shares combine. They are of the split's next
 	// generation, and an old share, kept, is of the one before: the two

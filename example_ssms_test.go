@@ -50,9 +50,9 @@ func ExampleCombineSSMS() {
 	fmt.Println(err)
 	// Output:
 	// the backup key
-	// replace share 1: damaged
+	// replace shares[1]: damaged
 	// true
-	// shamir: not enough good shares to recover the secret: 2 good shares, 3 needed; bad: share 1: damaged
+	// shamir: not enough good shares to recover the secret: 2 good shares, 3 needed; bad: shares[1]: damaged
 }
 
 func ExampleNewSplitWriter() {
@@ -106,7 +106,7 @@ func ExampleNewCombineReader() {
 	fmt.Println(r.BadShares())
 	// Output:
 	// streamed back
-	// [share 1: truncated]
+	// [shares[1]: truncated]
 }
 
 func ExampleInspectSSMS() {
@@ -114,8 +114,8 @@ func ExampleInspectSSMS() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The header, the first 86 bytes, says which split a share is of.
-	info, err := shamir.InspectSSMS(shares[1][:86])
+	// The header, the first 198 bytes, says which split a share is of.
+	info, err := shamir.InspectSSMS(shares[1][:198])
 	if err != nil {
 		log.Fatal(err)
 	}

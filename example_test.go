@@ -77,7 +77,7 @@ func ExampleVerify() {
 	fmt.Println(errors.Is(err, shamir.ErrInconsistentShares))
 	// Output:
 	// [] <nil>
-	// [share 3: disagrees with the other shares] <nil>
+	// [shares[3]: disagrees with the other shares] <nil>
 	// true
 }
 

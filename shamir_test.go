@@ -388,11 +388,11 @@ func TestErrorMessages(t *testing.T) {
 	}{
 		{&CombineError{Err: ErrNotEnoughShares}, ErrNotEnoughShares.Error()},
 		{&CombineError{Err: ErrNotEnoughShares, Good: 1, Needed: 3, Bad: []BadShare{{Position: 0, Reason: Damaged}, {Position: 4, Reason: Duplicate}}},
-			"shamir: not enough good shares to recover the secret: 1 good share, 3 needed; bad: share 0: damaged, share 4: duplicate"},
+			"shamir: not enough good shares to recover the secret: 1 good share, 3 needed; bad: shares[0]: damaged, shares[4]: duplicate"},
 		{&CombineError{Err: ErrInconsistentShares, Good: 4, Needed: 3},
 			"shamir: shares are inconsistent, and which are bad cannot be told: 4 shares not found bad, 3 needed"},
 		{&CombineError{Err: ErrNotEnoughShares, Bad: []BadShare{{Position: 2, Reason: Unreadable, Err: errors.New("boom")}}},
-			"shamir: not enough good shares to recover the secret; bad: share 2: unreadable: boom"},
+			"shamir: not enough good shares to recover the secret; bad: shares[2]: unreadable: boom"},
 	} {
 		if got := c.err.Error(); got != c.want {
 			t.Errorf("Error() = %q, want %q", got, c.want)

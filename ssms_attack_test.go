@@ -2,7 +2,8 @@ package shamir
 
 import (
 	"bytes"
-	"crypto/hmac"
+	"crypto/ed25519"
+	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	mrand "math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -19,14 +21,18 @@ import (
 // are written from the document, not from the package's constants, so that
 // they check the document too.
 
-// Header offsets of format 3, from docs/FORMAT.md.
+// Header offsets of format 4, from docs/FORMAT.md.
 const (
-	fmtSplitID  = 13
-	fmtIndex    = 29
-	fmtKeyShare = 34
-	fmtTag      = 66
-	fmtCRC      = 82
-	fmtHeader   = 86
+	fmtSplitID    = 13
+	fmtIndex      = 29
+	fmtGeneration = 30
+	fmtCommitment = 34
+	fmtKeyCheck   = 50
+	fmtPublicKey  = 66
+	fmtSignature  = 98
+	fmtKeyShare   = 162
+	fmtCRC        = 194
+	fmtHeader     = 198
 )
 
 var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -38,7 +44,7 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	t.Helper()
 	parts := make([][]byte, len(shares))
 	for i, s := range shares {
-		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtTag]), s[fmtIndex]+1)
+		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtCRC]), s[fmtIndex]+1)
 	}
 	key, err := Combine(parts)
 	if err != nil {
@@ -47,15 +53,30 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	return key
 }
 
-// reseal recomputes, as docs/FORMAT.md defines them, the tag of the share s
-// under the split key key, its header CRC and every record CRC.
+// fmtSigningKey derives the header signing key of the split key key, as
+// docs/FORMAT.md defines it: the Ed25519 key whose seed is
+// HKDF-SHA256(key, no salt, "GFSSMS header signing key").
+func fmtSigningKey(key []byte) ed25519.PrivateKey {
+	seed, err := hkdf.Key(sha256.New, key, nil, "GFSSMS header signing key", 32)
+	if err != nil {
+		panic(err)
+	}
+	return ed25519.NewKeyFromSeed(seed)
+}
+
+// reseal recomputes, as docs/FORMAT.md defines them, the commitment to
+// the key share of the share s, its signature under the signing key of the
+// split key key, its header CRC and every record CRC. It does not touch
+// the public key or the key check.
 func reseal(s, key []byte) {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("GFSSMS key share tag"))
-	tk := m.Sum(nil)
-	m = hmac.New(sha256.New, tk)
-	m.Write(s[:fmtTag])
-	copy(s[fmtTag:fmtCRC], m.Sum(nil)[:16])
+	c := sha256.Sum256(append([]byte("GFSSMS key share"), s[fmtKeyShare:fmtCRC]...))
+	copy(s[fmtCommitment:fmtKeyCheck], c[:16])
+	copy(s[fmtSignature:fmtKeyShare], ed25519.Sign(fmtSigningKey(key), s[:fmtSignature]))
+	fixCRCsFromFormat(s)
+}
+
+// fixCRCsFromFormat recomputes the header CRC and every record CRC of s.
+func fixCRCsFromFormat(s []byte) {
 	binary.BigEndian.PutUint32(s[fmtCRC:], crc32.Checksum(s[:fmtCRC], fmtCastagnoli))
 	overhead := 16
 	if s[7] == 3 {
@@ -74,11 +95,25 @@ func reseal(s, key []byte) {
 	}
 }
 
+// How an outsider forges headers: the split ID copied, and either the
+// victim's public key and key check copied too (the split ID checks, the
+// signature, made with the outsider's own key, does not), or their own
+// kept (the signature checks under it, the split ID does not).
+const (
+	copyPublicKey = iota
+	ownPublicKey
+)
+
 // outsiderSplit returns the shares of a split of secret that an outsider
 // makes under the split ID of victim, a share they can read: their own
-// key, the victim's parameters (public in every header), every tag and
-// checksum computed.
+// key, the victim's parameters, split ID, public key and key check (public
+// in every header), every signature they can make and checksum computed.
 func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
+	return outsiderSplitAs(t, victim, secret, parts, copyPublicKey)
+}
+
+// outsiderSplitAs is outsiderSplit, the public key copied or not.
+func outsiderSplitAs(t testing.TB, victim, secret []byte, parts, how int) [][]byte {
 	t.Helper()
 	threshold := int(victim[8])
 	chunk := int(binary.BigEndian.Uint32(victim[9:]))
@@ -89,6 +124,9 @@ func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
 	key := keyOfShares(t, shares[:threshold])
 	for _, s := range shares {
 		copy(s[fmtSplitID:fmtIndex], victim[fmtSplitID:fmtIndex])
+		if how == copyPublicKey {
+			copy(s[fmtKeyCheck:fmtSignature], victim[fmtKeyCheck:fmtSignature])
+		}
 		reseal(s, key)
 	}
 	return shares
@@ -96,7 +134,7 @@ func outsiderSplit(t testing.TB, victim, secret []byte, parts int) [][]byte {
 
 // insiderSplit returns the shares of a split of secret made under the key
 // of victims (threshold of its shares), as holders who know the key can:
-// the split ID and the tags are then right, and the key shares lie on
+// the split ID and the signatures are then right, and the key shares lie on
 // another polynomial through the same key.
 func insiderSplit(t testing.TB, victims [][]byte, secret []byte, parts int) [][]byte {
 	t.Helper()
@@ -219,7 +257,7 @@ func TestSSMSOutsiderLifecycle(t *testing.T) {
 }
 
 // TestSSMSInsiderSplit: holders who know the key make shares of another
-// plaintext under it (the ID and tags right, the key shares on another
+// plaintext under it (the ID and signatures right, the key shares on another
 // polynomial). Within the bound the genuine secret comes back with them
 // named; beyond it, the genuine secret or a refusal, never theirs.
 func TestSSMSInsiderSplit(t *testing.T) {
@@ -407,7 +445,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			case 3:
 				s := slices.Clone(cur[i])
 				k := int(ops[1]) % len(s)
-				if k >= hdrCRC && k < headerSize {
+				if k >= hdrCRC && k < headerSize || k >= hdrSignature && k < hdrKeyShare && ops[1]&1 == 0 {
 					k = hdrKeyShare
 				}
 				s[k] ^= 1 + ops[1]>>4
@@ -436,7 +474,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			}
 		}
 		// Each distinct share with an altered record is an error (one
-		// altered in its header fails its tag and does not count): within
+		// altered in its header fails its signature and does not count): within
 		// the bound, the secret comes back.
 		if len(good) >= threshold+len(recordAltered) && err != nil {
 			t.Fatalf("%d good indexes, %d altered: %v", len(good), len(recordAltered), err)
@@ -460,7 +498,7 @@ func refreshHeaders(shares [][]byte) ([][]byte, error) {
 // six named, though the first value of each index is altered at six of
 // them, beyond what decoding from first values corrects, and C(20,8)
 // subsets are far more than the decoder tries. Once in the records, once
-// in the key shares (the tags recomputed under the key), where the key
+// in the key shares (the signatures made again with the key), where the key
 // polynomial is decided.
 func TestSSMSAlteredCopiesFirst(t *testing.T) {
 	secret := testSecret(300, 51)
@@ -488,6 +526,276 @@ func TestSSMSAlteredCopiesFirst(t *testing.T) {
 		got, bad, err = combineStream(given)
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
 			t.Errorf("%s: reader = %d bytes, %v, %v; want the secret, %v", where, len(got), bad, err, want)
+		}
+	}
+}
+
+// TestSSMSSignatureOnly: a genuine share whose signature alone was changed
+// (checksums recomputed) holds every genuine field, so combining shares
+// that all agree takes the secret from it without checking a signature;
+// it is named Forged as soon as the signatures decide something: beside a
+// share that disagrees, and always before a lifecycle function writes.
+func TestSSMSSignatureOnly(t *testing.T) {
+	secret := testSecret(100, 77)
+	shares := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 77)
+	changed := slices.Clone(shares[1])
+	changed[fmtSignature+7] ^= 0x10
+	fixCRCsFromFormat(changed)
+	given := [][]byte{shares[0], changed, shares[2]}
+	if got, bad, err := CombineSSMS(given); err != nil || !bytes.Equal(got, secret) || len(bad) != 0 {
+		t.Fatalf("shares that agree: %v, %v", bad, err)
+	}
+	evil := outsiderSplit(t, shares[0], bytes.Repeat([]byte{9}, 100), 5)
+	want := []BadShare{{Position: 1, Reason: Forged}, {Position: 3, Reason: Forged}}
+	if got, bad, err := CombineSSMS(append(slices.Clone(given), evil[3], shares[3])); err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+		t.Fatalf("beside a forged share: %v, %v; want %v", bad, err, want)
+	}
+	if _, bad, err := RecreateSSMS(append(slices.Clone(given), shares[4]), 1); err != nil || !slices.Equal(bad, want[:1]) {
+		t.Fatalf("RecreateSSMS: %v, %v", bad, err)
+	}
+	hs := [][]byte{shares[0][:fmtHeader], changed[:fmtHeader], shares[2][:fmtHeader], shares[3][:fmtHeader]}
+	var ce *CombineError
+	if _, err := RefreshSSMSHeaders(hs); !errors.As(err, &ce) || !slices.Equal(ce.Bad, want[:1]) {
+		t.Fatalf("RefreshSSMSHeaders: %v", err)
+	}
+}
+
+// outsiderCase checks that the shares given, of which those at forged are
+// an outsider's and the others genuine (copies of one genuine share
+// allowed), recover the genuine secret by every combining form, with
+// exactly the forged shares named, each Forged, and a genuine share named
+// only as a Duplicate of another.
+func outsiderCase(t *testing.T, where string, given [][]byte, forged map[int]bool, genuine []byte) {
+	t.Helper()
+	for _, f := range []struct {
+		name    string
+		combine func([][]byte) ([]byte, []BadShare, error)
+	}{{"CombineSSMS", CombineSSMS}, {"reader", combineStream}} {
+		got, bad, err := f.combine(given)
+		if err != nil || !bytes.Equal(got, genuine) {
+			t.Fatalf("%s: %s: %d bytes (the genuine secret: %v), %v", where, f.name, len(got), bytes.Equal(got, genuine), err)
+		}
+		named := 0
+		for _, b := range bad {
+			switch {
+			case forged[b.Position] && b.Reason == Forged:
+				named++
+			case !forged[b.Position] && b.Reason == Duplicate:
+			default:
+				t.Fatalf("%s: %s: %v named (forged: %v)", where, f.name, b, forged[b.Position])
+			}
+		}
+		if named != len(forged) {
+			t.Fatalf("%s: %s: %d of %d forged shares named", where, f.name, named, len(forged))
+		}
+	}
+}
+
+// shuffled returns given in the order perm and the forged positions
+// moved with it.
+func shuffled(given [][]byte, forged map[int]bool, perm []int) ([][]byte, map[int]bool) {
+	p := make([][]byte, len(given))
+	f := make(map[int]bool)
+	for i, j := range perm {
+		p[i] = given[j]
+		if forged[j] {
+			f[i] = true
+		}
+	}
+	return p, f
+}
+
+// TestSSMSOutsiderCannotBlock is issue #24's promise, tried from
+// docs/FORMAT.md as an outsider would: threshold genuine shares, and
+// beside them any number of shares an outsider made (their own key and
+// secret, the victim's split ID, parameters, public key and key check
+// copied, or their own public key kept; every signature they can make and
+// checksum computed), at the indexes the genuine ones use and at others,
+// as copies, in place of every other genuine share, in any order: the
+// genuine secret, every forged share named Forged, no genuine one blamed.
+func TestSSMSOutsiderCannotBlock(t *testing.T) {
+	schemes := [][2]int{{3, 2}, {4, 3}, {5, 3}, {10, 3}, {12, 10}, {17, 16}, {20, 8}}
+	if !testing.Short() {
+		schemes = append(schemes, [2]int{255, 60}, [2]int{255, 128}, [2]int{255, 254})
+	}
+	rng := mrand.New(mrand.NewPCG(24, 4))
+	for _, sh := range schemes {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(300, uint64(n*th))
+		shares := mustSplitSSMS(t, genuine, n, th, 128, defaultAEAD(), uint64(n+th))
+		attacker := bytes.Repeat([]byte("attacker"), 300/8)
+		// Two outsiders' splits, over every index: one with the victim's
+		// public key copied, one with its own.
+		more := min(maxIndex+1, n+8)
+		evil := outsiderSplitAs(t, shares[0], attacker, more, copyPublicKey)
+		own := outsiderSplitAs(t, shares[0], attacker, more, ownPublicKey)
+		for round := range 3 {
+			// Threshold genuine shares at random indexes.
+			idx := rng.Perm(n)[:th]
+			var given [][]byte
+			forged := map[int]bool{}
+			add := func(s []byte, f bool) {
+				if f {
+					forged[len(given)] = true
+				}
+				given = append(given, s)
+			}
+			for _, i := range idx {
+				add(shares[i], false)
+			}
+			where := fmt.Sprintf("(%d,%d) round %d", n, th, round)
+			switch round {
+			case 0: // replacing every other genuine share, and beyond
+				for i := range more {
+					if !slices.Contains(idx, i) {
+						add(evil[i], true)
+					}
+				}
+				where += ", the others replaced"
+			case 1: // at the genuine indexes, twice, both kinds
+				for _, i := range idx {
+					add(evil[i], true)
+					add(own[i], true)
+					add(evil[i], true)
+				}
+				where += ", at the genuine indexes"
+			case 2: // 50 planted at random indexes, used or not, and a genuine copy
+				for range 50 {
+					i := rng.IntN(more)
+					if rng.IntN(2) == 0 {
+						add(evil[i], true)
+					} else {
+						add(own[i], true)
+					}
+				}
+				add(shares[idx[0]], false)
+				where += ", 50 planted"
+			}
+			for k := range 3 {
+				p, f := shuffled(given, forged, rng.Perm(len(given)))
+				outsiderCase(t, fmt.Sprintf("%s, shuffle %d", where, k), p, f, genuine)
+			}
+		}
+	}
+}
+
+// TestSSMSOutsiderEveryOrder tries every order of small mixed sets:
+// genuine shares, an outsider's at used and unused indexes, with and
+// without the victim's public key, and copies.
+func TestSSMSOutsiderEveryOrder(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {4, 3}} {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(150, uint64(n))
+		shares := mustSplitSSMS(t, genuine, n, th, 64, defaultAEAD(), uint64(th))
+		evil := outsiderSplitAs(t, shares[0], bytes.Repeat([]byte{5}, 150), n+2, copyPublicKey)
+		own := outsiderSplitAs(t, shares[0], bytes.Repeat([]byte{6}, 150), n+2, ownPublicKey)
+		sets := [][][]byte{
+			append(slices.Clone(shares[:th]), evil[0], own[n+1], evil[n]),
+			append(slices.Clone(shares[1:th+1]), evil[0], evil[1], own[1]),
+			append(slices.Clone(shares[:th]), evil[th-1], evil[th-1], evil[th]),
+		}
+		for si, set := range sets {
+			forged := map[int]bool{}
+			for k := th; k < len(set); k++ {
+				forged[k] = true
+			}
+			for _, perm := range permutations(len(set)) {
+				p, f := shuffled(set, forged, perm)
+				outsiderCase(t, fmt.Sprintf("(%d,%d) set %d order %v", n, th, si, perm), p, f, genuine)
+			}
+		}
+	}
+}
+
+// TestSSMSInsiderBound: holders who know the key sign shares of another
+// plaintext, on another key polynomial through the same key, in place of
+// genuine shares or added beside them. Within the documented bound
+// (a >= t + e, docs/FORMAT.md) the genuine secret comes back with theirs
+// named Inconsistent; beyond it, unless theirs are within the bound of
+// their own polynomial (then they are, to the decoder, the genuine ones),
+// a refusal whose Sets name two groups of shares, the first of at least
+// threshold.
+func TestSSMSInsiderBound(t *testing.T) {
+	for _, sh := range [][2]int{{3, 2}, {5, 2}, {7, 3}, {9, 4}, {12, 4}} {
+		n, th := sh[0], sh[1]
+		genuine := testSecret(200, uint64(n*3))
+		attacker := bytes.Repeat([]byte{0xab}, 200)
+		shares := mustSplitSSMS(t, genuine, n, th, 64, defaultAEAD(), uint64(n+3*th))
+		evil := insiderSplit(t, shares[:th], attacker, n)
+		for e := 1; e <= n; e++ {
+			for _, added := range []bool{false, true} {
+				given := append(slices.Clone(evil[:e]), shares[e:]...)
+				a, theirs := n-e, e // indexes on the genuine polynomial; values off it
+				if added {
+					given = append(slices.Clone(evil[:e]), shares...)
+					a = n
+				}
+				where := fmt.Sprintf("(%d,%d) %d insiders', added %v", n, th, e, added)
+				if !added && 2*(n-e) <= n-th {
+					continue // theirs within their own bound: as strong as the dealer
+				}
+				for _, f := range []struct {
+					name    string
+					combine func([][]byte) ([]byte, []BadShare, error)
+				}{{"CombineSSMS", CombineSSMS}, {"reader", combineStream}} {
+					got, bad, err := f.combine(given)
+					if a >= th+theirs {
+						want := make([]BadShare, e)
+						for k := range want {
+							want[k] = BadShare{Position: k, Reason: Inconsistent}
+						}
+						if err != nil || !bytes.Equal(got, genuine) || !slices.Equal(bad, want) {
+							t.Fatalf("%s: %s: within the bound: %v, %v", where, f.name, bad, err)
+						}
+						continue
+					}
+					var ce *CombineError
+					if err == nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) ||
+						len(ce.Sets) != 2 || len(ce.Sets[0]) < th || len(ce.Sets[1]) == 0 {
+						t.Fatalf("%s: %s: beyond the bound: %d bytes (genuine %v), %v; want a refusal with two sets", where, f.name, len(got), bytes.Equal(got, genuine), err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSSMSRefusalNamesSeveral: a refusal lists, index by index, the shares
+// that give one index different values: records (copies of genuine
+// headers with a record altered, checksums recomputed) or key shares
+// (signed by holders of the key), in every order.
+func TestSSMSRefusalNamesSeveral(t *testing.T) {
+	secret := testSecret(100, 41)
+	shares := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
+	key := keyOfShares(t, shares[:2])
+	record := func(s []byte) []byte {
+		c := slices.Clone(s)
+		c[fmtHeader+4+3] ^= 0x5a
+		fixCRCsFromFormat(c)
+		return c
+	}
+	keyShare := func(s []byte) []byte {
+		c := slices.Clone(s)
+		c[fmtKeyShare+3] ^= 0x5a
+		reseal(c, key)
+		return c
+	}
+	for name, alter := range map[string]func([]byte) []byte{"record": record, "key share": keyShare} {
+		set := [][]byte{shares[0], shares[1], alter(shares[0]), alter(shares[1])}
+		for _, perm := range permutations(len(set)) {
+			p := make([][]byte, len(set))
+			pos := make([]int, len(set)) // where each of set went
+			for i, j := range perm {
+				p[i], pos[j] = set[j], i
+			}
+			want := [][]int{{min(pos[0], pos[2]), max(pos[0], pos[2])}, {min(pos[1], pos[3]), max(pos[1], pos[3])}}
+			for _, f := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+				_, _, err := f(p)
+				var ce *CombineError
+				if !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || !slices.EqualFunc(ce.Several, want, slices.Equal) || len(ce.Sets) != 2 {
+					t.Fatalf("%s, order %v: %v (several %v, sets %v), want several %v", name, perm, err, ce.Several, ce.Sets, want)
+				}
+			}
 		}
 	}
 }

@@ -147,3 +147,33 @@ func heapPeak(b testing.TB) func() uint64 {
 		return peak.Load()
 	}
 }
+
+// BenchmarkCombineSSMSPlanted times CombineSSMS of three genuine shares of
+// a (5, 3) split, 32 B and 1 MiB, beside 50 shares an outsider planted
+// (their own split under the victim's split ID and public key, at random
+// indexes): the cost of checking the 53 signatures, against
+// BenchmarkCombineSSMS's, which checks none.
+func BenchmarkCombineSSMSPlanted(b *testing.B) {
+	for _, size := range []int{32, benchSize} {
+		secret := testSecret(size, 1)
+		shares, err := SplitSSMS(secret, 5, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		evil := outsiderSplit(b, shares[0], make([]byte, size), 50)
+		given := append(evil, shares[:3]...)
+		name := "32B_n5_t3_50planted"
+		if size == benchSize {
+			name = "1MiB_n5_t3_50planted"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				if got, _, _ := CombineSSMS(given); got == nil {
+					b.Fatal("not recovered")
+				}
+			}
+		})
+	}
+}

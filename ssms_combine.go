@@ -9,19 +9,26 @@ package shamir
 //
 // Any threshold good shares of the split suffice; the others may be
 // damaged, truncated, duplicated or missing. Against an outsider (anyone
-// without the split's key, which the split ID commits to): shares they
-// made or whose headers they changed, however many and wherever given,
-// even a whole valid split of their own under the genuine ID, fail under
-// the split's key and are named [Forged]; they never count against the
-// bound below. Records altered with their checksums recomputed are found
-// by Reed–Solomon error correction. Against holders who know the key too:
-// with m shares of distinct indexes given, of which d are damaged (their
-// checksums fail, or they are truncated or unreadable) and e disagree,
-// the secret is recovered, and those named, whenever
-// 2·e + d <= m − threshold (docs/FORMAT.md states the bound with copies),
-// in time polynomial in the number of shares. Beyond that bound the shares
-// are refused with [ErrInconsistentShares], never chosen between: the
-// result does not depend on the order of the shares.
+// without the split's key, from which the key signing every header
+// derives): shares they made or whose headers they changed, however many
+// and wherever given, even a whole valid split of their own under the
+// genuine ID, public key and key check, fail their signatures, checked
+// share by share without the key, and are set aside and named [Forged]
+// before anything is decoded: any threshold genuine shares recover the
+// secret beside them, whatever their order. Signatures are checked only
+// when the shares disagree or one is named, so shares that all agree pay
+// none. Records altered with their checksums recomputed are found by
+// Reed–Solomon error correction. Against holders who know the key too
+// (they can sign): with m shares of distinct indexes given whose
+// signatures hold, of which e_k have key shares off the key's polynomial,
+// and of the others d are damaged (their checksums fail, or they are
+// truncated or unreadable) and e have altered records, the secret is
+// recovered, and those named, whenever 2·e_k <= m − threshold and
+// 2·e + d <= m − e_k − threshold (docs/FORMAT.md states the bound with
+// copies), in time polynomial in the number of shares. Beyond that bound
+// the shares are refused with [ErrInconsistentShares], naming in
+// [CombineError.Sets] the shares that agree and those that do not, never
+// chosen between: the result does not depend on the order of the shares.
 //
 // If err is nil, secret is the whole secret, every byte of it
 // authenticated, and bad lists the shares found bad on the way, by
@@ -49,7 +56,7 @@ func CombineSSMSSplit(shares [][]byte, name SplitName) (secret []byte, bad []Bad
 }
 
 func combineSSMS(shares [][]byte, want *SplitName) (secret []byte, bad []BadShare, err error) {
-	c, err := openSplit(memIns(shares), want)
+	c, err := openSplit(memIns(shares), want, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -94,6 +94,37 @@ type chunkIn struct {
 	// sets, when open refused a codeword beyond the bound, holds the
 	// shares (places in shares) of each.
 	sets [][]int
+	// read is why as reading the records left it, before open.
+	read []Reason
+}
+
+// disagreed reports whether open found a share of ci bad that reading its
+// record did not: a record that disagrees with the others.
+func (ci *chunkIn) disagreed() bool {
+	for k, why := range ci.why {
+		if why != ci.read[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// readDone records why as reading the records left it.
+func (ci *chunkIn) readDone() { ci.read = append(ci.read[:0], ci.why...) }
+
+// dropForged removes from ci the shares named Forged since it was read,
+// and forgets what open found, for open to decode it again.
+func (ci *chunkIn) dropForged() {
+	k := 0
+	for j, s := range ci.shares {
+		if s.why == Forged {
+			continue
+		}
+		ci.shares[k], ci.recs[k], ci.why[k], ci.read[k] = s, ci.recs[j], ci.read[j], ci.read[j]
+		k++
+	}
+	ci.shares, ci.recs, ci.why, ci.read = ci.shares[:k], ci.recs[:k], ci.why[:k], ci.read[:k]
+	ci.sets = nil
 }
 
 // reset makes ci the chunk num of shares, with no record read. It keeps a
@@ -134,8 +165,7 @@ type decoder struct {
 	code *rsCode
 
 	key  [keySize]byte
-	tk   [32]byte // tagKey(key)
-	tags *tagger  // under tk
+	keys *splitKeys // derived from key when signer first needs them
 	aead cipher.AEAD
 
 	// Scratch, reused from chunk to chunk.
@@ -155,25 +185,23 @@ type decoder struct {
 	of       []int // the variant of each share of the chunk, or −1
 	seed     maphash.Seed
 	byHash   map[uint64][]int
-	reps     []int
-	single   []int
+	walk     walk      // the search's scratch (unique.go)
+	cur      chunkKind // what find is looking for
+	found    []bool    // the agreement of a codeword that opened beyond the bound, in open
 	lengths  []recordLen
 	parity   []int
 	rows     []int
 }
 
-// newDecoder returns the decoder of the split of h under key, whose tag key
-// is tk and tagger tags.
-func newDecoder(h *header, key, tk *[32]byte, tags *tagger) *decoder {
+// newDecoder returns the decoder of the split of h under key.
+func newDecoder(h *header, key *[keySize]byte) *decoder {
 	t := h.threshold
 	return &decoder{
 		h:        h,
 		t:        t,
 		code:     &rsCode{parts: maxIndex + 1, threshold: t},
 		key:      *key,
-		tk:       *tk,
 		aead:     mustAEAD(h.aead, key[:]),
-		tags:     tags,
 		giveBack: func() {},
 		ins:      make([][]byte, t),
 		seed:     maphash.MakeSeed(),
@@ -182,7 +210,7 @@ func newDecoder(h *header, key, tk *[32]byte, tags *tagger) *decoder {
 
 // withKey returns a new decoder of d's split, with d's key.
 func (d *decoder) withKey() *decoder {
-	e := newDecoder(d.h, &d.key, &d.tk, d.tags)
+	e := newDecoder(d.h, &d.key)
 	e.code = d.code
 	return e
 }
@@ -190,10 +218,21 @@ func (d *decoder) withKey() *decoder {
 // release clears the key and gives back the buffers.
 func (d *decoder) release() {
 	clear(d.key[:])
-	clear(d.tk[:])
-	d.aead, d.tags = nil, nil
+	if d.keys != nil {
+		d.keys.release()
+	}
+	d.aead, d.keys = nil, nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
+}
+
+// signer returns the split keys that sign new headers, derived from the
+// key on first use: only the lifecycle functions write headers.
+func (d *decoder) signer() *splitKeys {
+	if d.keys == nil {
+		d.keys = deriveKeys(&d.key)
+	}
+	return d.keys
 }
 
 func mustAEAD(id byte, key []byte) cipher.AEAD {
@@ -215,12 +254,6 @@ func (d *decoder) sealed(n int) []byte {
 	return d.ct[:n]
 }
 
-// maxTries bounds the subsets of threshold values the decoder tries for one
-// chunk: C(given, threshold) can be astronomical, and each try decodes (an
-// inversion of a threshold×threshold matrix) and opens, so the bound falls
-// with the threshold.
-func maxTries(t int) int { return max(16, 1024*16*16/(t*t)) }
-
 // A recordLen is a record length some variants have, and at how many
 // distinct indexes.
 type recordLen struct {
@@ -236,16 +269,17 @@ type recordLen struct {
 // otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
 func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
 	d.variants(ci)
-	var found []bool // the agreement of a codeword that opened beyond the bound
+	d.found = nil
 	for _, l := range d.recordLengths() {
 		if l.indexes < d.t {
 			continue
 		}
-		if out, ok := d.find(ci, l, dst, &found); ok {
+		if out, ok := d.find(ci, l, dst); ok {
 			d.blame(ci)
 			return out, l.last, opened
 		}
 	}
+	found := d.found
 	if found == nil {
 		return dst, false, notOpened
 	}
@@ -264,6 +298,26 @@ func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res open
 	}
 	ci.sets = [][]int{agree, disagree}
 	return dst, false, ambiguous
+}
+
+// several returns, for each index at which the records of ci last opened
+// have more than one variant, the positions of the shares that give them,
+// by increasing index.
+func (d *decoder) several(ci *chunkIn) [][]int {
+	var out [][]int
+	for i, v := range d.vars {
+		if i+1 < len(d.vars) && d.vars[i+1].index == v.index && (i == 0 || d.vars[i-1].index != v.index) {
+			var ps []int
+			for k, s := range ci.shares {
+				if d.of[k] >= 0 && s.hdr.index == v.index {
+					ps = append(ps, s.pos)
+				}
+			}
+			slices.Sort(ps)
+			out = append(out, ps)
+		}
+	}
+	return out
 }
 
 // blame marks Inconsistent the shares whose variants disagree with the
@@ -375,44 +429,39 @@ func (d *decoder) hasLength(i, index int, rec record) bool {
 }
 
 // find looks for a codeword of records of length l that opens and is
-// unique within the bound, in the three steps at the top of the file, and
-// appends its plaintext to dst. A codeword that opens but is beyond the
-// bound is added to found, for open to settle.
-func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte, found *[]bool) ([]byte, bool) {
-	// reps: the first variant of length l at each index.
-	reps := slices.Grow(d.reps[:0], len(d.vars))
-	for i, v := range d.vars {
-		if v.rec.n == l.n && v.rec.last == l.last && (len(reps) == 0 || d.vars[reps[len(reps)-1]].index != v.index) {
-			reps = append(reps, i)
-		}
-	}
-	d.reps = reps
-	t := d.t
-	if out, ok := d.judge(ci, reps[:t], l, dst, found); ok {
-		return out, true
-	}
-	// The error-correcting decoder runs on the variants alone at their
-	// index, the indexes with several values erased: if a codeword is
-	// within the bound, it is within the decoder's on those (see
-	// decodeParts in verify.go for the count), so no choice among the
-	// values of an index is needed.
-	if single := d.singles(l); len(single) > t || len(single) == t && len(reps) > t {
-		sub := single
-		if len(single) > t {
-			sub = d.locate(single)
-		}
-		if sub != nil {
-			if out, ok := d.judge(ci, sub, l, dst, found); ok {
-				return out, true
-			}
-		}
-	}
-	out, ok := dst, false
-	d.subsets(l, func(s []int) bool {
-		out, ok = d.judge(ci, s, l, dst, found)
-		return ok
-	})
+// unique within the bound, in the three steps at the top of the file (the
+// search of unique.go), and appends its plaintext to dst. A codeword that
+// opens but is beyond the bound is added to found, for open to settle.
+func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte) ([]byte, bool) {
+	d.cur = chunkKind{d: d, ci: ci, l: l, dst: dst, out: dst}
+	ok := d.walk.search(&d.cur, d.t, 16*maxTries(d.t))
+	out := d.cur.out
+	d.cur = chunkKind{}
 	return out, ok
+}
+
+// A chunkKind is the records of one length of a chunk, as the search of
+// unique.go sees them: the variants, by index; a try decodes, opens and
+// judges (judge).
+type chunkKind struct {
+	d   *decoder
+	ci  *chunkIn
+	l   recordLen
+	dst []byte
+	out []byte // the plaintext appended to dst, once a try succeeded
+}
+
+func (k *chunkKind) count() int  { return len(k.d.vars) }
+func (k *chunkKind) x(i int) int { return k.d.vars[i].index }
+func (k *chunkKind) member(i int) bool {
+	v := &k.d.vars[i]
+	return v.rec.n == k.l.n && v.rec.last == k.l.last
+}
+func (k *chunkKind) locate(single []int) []int { return k.d.locate(single) }
+func (k *chunkKind) try(sub []int) bool {
+	var ok bool
+	k.out, ok = k.d.judge(k.ci, sub, k.l, k.dst, &k.d.found)
+	return ok
 }
 
 // judge decodes the codeword of the variants sub (threshold of them, one
@@ -473,45 +522,6 @@ func (d *decoder) opensInto(ci *chunkIn, sub []int, l recordLen, dst []byte) ([]
 	return out, true
 }
 
-// subsets calls f with subsets of threshold variants of length l and
-// distinct indexes, in lexicographic order, until f returns true or the
-// subsets run out; it reports whether they ran out or f returned true
-// (false: a bound on the subsets enumerated was reached first). f must not
-// keep the slice.
-func (d *decoder) subsets(l recordLen, f func([]int) bool) bool {
-	t := d.t
-	var members []int
-	for i, v := range d.vars {
-		if v.rec.n == l.n && v.rec.last == l.last {
-			members = append(members, i)
-		}
-	}
-	if len(members) < t {
-		return true
-	}
-	idx := make([]int, t) // places in members
-	for i := range idx {
-		idx[i] = i
-	}
-	sub := make([]int, t)
-	for steps := 0; steps < 16*maxTries(t); steps++ {
-		distinct := true
-		for i, j := range idx {
-			sub[i] = members[j]
-			if i > 0 && d.vars[sub[i]].index == d.vars[sub[i-1]].index {
-				distinct = false
-			}
-		}
-		if distinct && f(sub) {
-			return true
-		}
-		if !nextSubset(idx, len(members)) {
-			return true
-		}
-	}
-	return false
-}
-
 // dataFragments returns the data fragments of the chunk last decoded, of n
 // plaintext bytes, in d.ct: after open accepted a chunk, that chunk's.
 func (d *decoder) dataFragments(n int) [][]byte {
@@ -563,20 +573,6 @@ func (d *decoder) decode(sub []int, n int) ([]byte, bool) {
 	return ct, true
 }
 
-// singles returns the places in d.vars of the variants of length l whose
-// index has no other variant, in d.single.
-func (d *decoder) singles(l recordLen) []int {
-	single := slices.Grow(d.single[:0], len(d.vars))
-	for i, v := range d.vars {
-		alone := (i == 0 || d.vars[i-1].index != v.index) && (i+1 == len(d.vars) || d.vars[i+1].index != v.index)
-		if alone && v.rec.n == l.n && v.rec.last == l.last {
-			single = append(single, i)
-		}
-	}
-	d.single = single
-	return single
-}
-
 // locate returns threshold of the variants reps (distinct indexes, one
 // length) that the error-correcting decoder does not flag, or nil if it
 // flags too many.
@@ -605,24 +601,6 @@ func (d *decoder) locate(reps []int) []int {
 	return sub
 }
 
-// nextSubset advances idx, increasing positions below n, to the next
-// combination in lexicographic order, and reports whether there is one.
-func nextSubset(idx []int, n int) bool {
-	t := len(idx)
-	i := t - 1
-	for i >= 0 && idx[i] == n-t+i {
-		i--
-	}
-	if i < 0 {
-		return false
-	}
-	idx[i]++
-	for j := i + 1; j < t; j++ {
-		idx[j] = idx[j-1] + 1
-	}
-	return true
-}
-
 // agreement sets the agree flag of every variant: whether its record is
 // the one the chunk now in d.ct (of length l), decoded from the variants
 // sub, gives its index. Those of sub agree by construction: decoding
@@ -630,24 +608,8 @@ func nextSubset(idx []int, n int) bool {
 func (d *decoder) agreement(l recordLen, sub []int) {
 	t := d.t
 	f := fragSize(l.n, t, d.h.overhead)
-	parity, rows := d.parity[:0], d.rows[:0]
+	parity, rows := d.agreeData(l, sub, f)
 	defer func() { d.parity, d.rows = parity[:0], rows[:0] }()
-	for i := range d.vars {
-		v := &d.vars[i]
-		switch j := v.index; {
-		case slices.Contains(sub, i):
-			v.agree = true
-		case v.rec.n != l.n || v.rec.last != l.last:
-			v.agree = false
-		case j < t:
-			v.agree = bytes.Equal(v.rec.frag, d.ct[j*f:(j+1)*f])
-		default:
-			parity = append(parity, i)
-			if len(rows) == 0 || rows[len(rows)-1] != j {
-				rows = append(rows, j)
-			}
-		}
-	}
 	if len(parity) == 0 {
 		return
 	}
@@ -675,4 +637,30 @@ func (d *decoder) agreement(l recordLen, sub []int) {
 		}
 		d.vars[i].agree = bytes.Equal(d.vars[i].rec.frag, outs[r])
 	}
+}
+
+// agreeData sets the agree flag of the variants of sub, of other lengths
+// and of data rows (of f bytes each, compared with d.ct), and returns the
+// variants of parity rows of length l, and those rows, for agreement to
+// re-encode.
+func (d *decoder) agreeData(l recordLen, sub []int, f int) (parity, rows []int) {
+	t := d.t
+	parity, rows = d.parity[:0], d.rows[:0]
+	for i := range d.vars {
+		v := &d.vars[i]
+		switch j := v.index; {
+		case slices.Contains(sub, i):
+			v.agree = true
+		case v.rec.n != l.n || v.rec.last != l.last:
+			v.agree = false
+		case j < t:
+			v.agree = bytes.Equal(v.rec.frag, d.ct[j*f:(j+1)*f])
+		default:
+			parity = append(parity, i)
+			if len(rows) == 0 || rows[len(rows)-1] != j {
+				rows = append(rows, j)
+			}
+		}
+	}
+	return parity, rows
 }

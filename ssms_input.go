@@ -166,7 +166,7 @@ func streamIns(shares []io.Reader, fn string) []*shareIn {
 	ins := make([]*shareIn, len(shares))
 	for i, r := range shares {
 		if r == nil {
-			panic(fmt.Sprintf("shamir: %s: share %d has a nil io.Reader", fn, i))
+			panic(fmt.Sprintf("shamir: %s: shares[%d] is a nil io.Reader", fn, i))
 		}
 		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
 	}

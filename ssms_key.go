@@ -16,65 +16,78 @@ import (
 type keyVar struct {
 	x      byte
 	y      *[keySize]byte
-	tag    [tagSize]byte
+	sig    [sigSize]byte
 	shares []*shareIn
 }
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and tag, which are public (a map of the tags once an index
-// has many values, so that many copies cost linear time), and then their
+// their index and signature, which are public (a map of the signatures
+// once an index has many values, so that many copies cost linear time),
+// and then their
 // key shares are compared in constant time: no memory is indexed by a key
 // share.
 func keyVars(shares []*shareIn) []keyVar {
 	vs := make([]keyVar, 0, len(shares))
-	start := 0 // the first value of the current index in vs
-	var byTag map[[tagSize]byte][]int
+	var idx sameIndex
 	for k, s := range shares {
 		if len(vs) == 0 || vs[len(vs)-1].x != s.hdr.x {
-			start, byTag = len(vs), nil
+			idx = sameIndex{start: len(vs)}
 		}
-		// The values of this index with the same tag: all of them while
-		// they are few, those the map holds when an index has many.
-		same := func(yield func(int) bool) {
-			if byTag == nil {
-				for j := start; j < len(vs); j++ {
-					if vs[j].tag == s.hdr.tag && !yield(j) {
-						return
-					}
-				}
-				return
-			}
-			for _, j := range byTag[s.hdr.tag] {
-				if !yield(j) {
-					return
-				}
-			}
-		}
-		found := -1
-		for j := range same {
-			if subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1 {
-				found = j
-				break
-			}
-		}
-		if found >= 0 {
-			vs[found].shares = append(vs[found].shares, s)
+		if j := idx.find(vs, s); j >= 0 {
+			vs[j].shares = append(vs[j].shares, s)
 			continue
 		}
 		// A sub-slice with no room: appending a copy allocates, and never
 		// writes into shares.
-		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, tag: s.hdr.tag, shares: shares[k : k+1 : k+1]})
-		if byTag == nil && len(vs)-start > 16 {
-			byTag = make(map[[tagSize]byte][]int)
-			for j := start; j < len(vs); j++ {
-				byTag[vs[j].tag] = append(byTag[vs[j].tag], j)
-			}
-		} else if byTag != nil {
-			byTag[s.hdr.tag] = append(byTag[s.hdr.tag], len(vs)-1)
-		}
+		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, sig: s.hdr.sig, shares: shares[k : k+1 : k+1]})
+		idx.added(vs)
 	}
 	return vs
+}
+
+// sameIndex finds, among the values of one index in vs (from start on),
+// the one a header copies: all of them are looked at while they are few,
+// those with the header's signature, by a map, once there are many.
+type sameIndex struct {
+	start int
+	bySig map[[sigSize]byte][]int
+}
+
+// find returns the place in vs of the value of s's index with its
+// signature and an equal key share (compared in constant time), or −1.
+func (x *sameIndex) find(vs []keyVar, s *shareIn) int {
+	same := func(j int) bool {
+		return vs[j].sig == s.hdr.sig && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
+	}
+	if x.bySig != nil {
+		for _, j := range x.bySig[s.hdr.sig] {
+			if same(j) {
+				return j
+			}
+		}
+		return -1
+	}
+	for j := x.start; j < len(vs); j++ {
+		if same(j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// added records the last value of vs, new at the index.
+func (x *sameIndex) added(vs []keyVar) {
+	last := len(vs) - 1
+	switch {
+	case x.bySig != nil:
+		x.bySig[vs[last].sig] = append(x.bySig[vs[last].sig], last)
+	case len(vs)-x.start > 16:
+		x.bySig = make(map[[sigSize]byte][]int)
+		for j := x.start; j < len(vs); j++ {
+			x.bySig[vs[j].sig] = append(x.bySig[vs[j].sig], j)
+		}
+	}
 }
 
 // firstPerIndex returns the places in vs of the first value of each index,
@@ -89,63 +102,38 @@ func firstPerIndex(vs []keyVar, out []bool) []int {
 	return reps
 }
 
-// singlePerIndex returns the places in vs of the values whose index has
-// no other value. vs is by index.
-func singlePerIndex(vs []keyVar) []int {
-	var single []int
-	for i, v := range vs {
-		if (i == 0 || vs[i-1].x != v.x) && (i+1 == len(vs) || vs[i+1].x != v.x) {
-			single = append(single, i)
-		}
+// tryKey sets key to the constant term of the polynomial of degree < len(sub)
+// through the values sub of vs, and reports whether it gives the key check
+// check, to which the split ID commits: then it is the split's key.
+func tryKey(vs []keyVar, sub []int, check *[keyCheckSize]byte, key *[keySize]byte) bool {
+	xs := make([]byte, len(sub))
+	ys := make([][]byte, len(sub))
+	for i, j := range sub {
+		xs[i], ys[i] = vs[j].x, vs[j].y[:]
 	}
-	return single
+	interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
+	return keyCheckOf(key) == *check
 }
 
-// fromSingles returns t of the values alone at their index that the
-// error-correcting decoder does not flag, decoding with the indexes that
-// have several values erased, or nil. If a polynomial P of degree < t has
-// a >= t + e (a: the indexes with a value on P, e: the values off it), P
-// goes through what it returns: each index with several values adds at
-// least as much to e as to a, so with m1 values alone of which s are off
-// P, 2s <= m1 − t, within what the decoder corrects (as for Verify; see
-// decodeParts in verify.go).
-func fromSingles(vs []keyVar, t int) []int {
-	single := singlePerIndex(vs)
-	switch {
-	case len(single) < t:
-		return nil
-	case len(single) == t:
-		return single
-	}
-	return unflagged(vs, single, t)
-}
-
-// findKey looks for threshold t key shares among vs whose key, key, has
-// the split ID id. The ID commits to the key, so any key found is the
-// split's, and a polynomial whose key fails is no holder's: the values on
-// it are set aside and the rest decoded again (an outsider's whole split
-// given beside fewer genuine shares is peeled off so). In each round: the
-// first value of the first t indexes; those the error-correcting decoder
-// does not flag. Then a bounded search of subsets. Before the rounds, the
-// first value of the first t indexes, and the values alone at their index
-// (fromSingles): within the bound, these give the key whatever was given
-// beside them at other indexes.
-func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
-	try := func(sub []int) bool {
-		xs := make([]byte, len(sub))
-		ys := make([][]byte, len(sub))
-		for i, j := range sub {
-			xs[i], ys[i] = vs[j].x, vs[j].y[:]
-		}
-		interpolate([][]byte{key[:]}, []byte{0}, xs, ys)
-		return splitIDOf(key) == id
-	}
+// findKey looks for threshold t key shares among vs whose key, key, gives
+// the key check check, to which the split ID commits. Any key found is
+// the split's, and a polynomial whose key fails is no holder's: the values
+// on it are set aside and the rest decoded again. In each round: the first
+// value of the first t indexes; those the error-correcting decoder does not
+// flag. Then a bounded search of subsets. Before the rounds, the first
+// value of the first t indexes, and the values alone at their index that
+// the error-correcting decoder does not flag (the search of unique.go):
+// within the bound, these give the key whatever was given beside them at
+// other indexes. The combiner calls it on headers whose
+// signatures hold (ssms_open.go), so an outsider's key shares are never
+// among vs: only holders of the key can make its values disagree.
+func findKey(vs []keyVar, t int, check *[keyCheckSize]byte, key *[keySize]byte) bool {
+	try := func(sub []int) bool { return tryKey(vs, sub, check, key) }
 	// The first value of the first t indexes, the usual case; then,
 	// within the bound, the values alone at their index give the key.
-	if reps := firstPerIndex(vs, nil); len(reps) >= t && try(reps[:t]) {
-		return true
-	}
-	if sub := fromSingles(vs, t); sub != nil && try(sub) {
+	var w walk
+	k := &keyKind{vs: vs, t: t, f: try}
+	if w.search(k, t, 0) {
 		return true
 	}
 	out := make([]bool, len(vs)) // set aside: on a polynomial whose key failed
@@ -171,12 +159,26 @@ func findKey(vs []keyVar, t int, id SplitID, key *[keySize]byte) bool {
 			out[i] = out[i] || on[i]
 		}
 	}
-	if eachSubset(len(vs), t, func(sub []int) bool { return distinctX(vs, sub) && try(sub) }) {
+	if w.subsets(k, t, maxTries(t+1)) {
 		return true
 	}
 	clear(key[:])
 	return false
 }
+
+// A keyKind is key shares as the search of unique.go sees them: vs, by
+// index; a try is f.
+type keyKind struct {
+	vs []keyVar
+	t  int
+	f  func(sub []int) bool
+}
+
+func (k *keyKind) count() int                { return len(k.vs) }
+func (k *keyKind) x(i int) int               { return int(k.vs[i].x) }
+func (k *keyKind) member(int) bool           { return true }
+func (k *keyKind) locate(single []int) []int { return unflagged(k.vs, single, k.t) }
+func (k *keyKind) try(sub []int) bool        { return k.f(sub) }
 
 // unflagged returns t of the values reps (distinct x) that the
 // error-correcting decoder does not flag, or nil if it flags too many.
@@ -247,51 +249,20 @@ func agreeWith(vs []keyVar, px []byte, py [][]byte) []bool {
 	return on
 }
 
-// distinctX reports whether the values sub of vs have distinct x.
-func distinctX(vs []keyVar, sub []int) bool {
-	for i := range sub {
-		for j := range i {
-			if vs[sub[i]].x == vs[sub[j]].x {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// eachSubset calls f with subsets of k of 0…n−1, in lexicographic order,
-// until f returns true (then it returns true), the subsets run out, or
-// maxTries(k+1) subsets were tried.
-func eachSubset(n, k int, f func([]int) bool) bool {
-	if k > n || k == 0 {
-		return false
-	}
-	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = i
-	}
-	for tries := 0; tries < maxTries(k+1); tries++ {
-		if f(idx) {
-			return true
-		}
-		if !nextSubset(idx, n) {
-			break
-		}
-	}
-	return false
-}
-
 // keyPoly settles which of vs (the distinct key shares of one group of
-// shares whose tags hold) lie on the dealer's polynomial: the one of
-// degree < t through (0, key) that is unique within the bound. Any two
-// polynomials of degree < t agree at no more than t−1 points, so with a
-// the number of indexes whose key share lies on P and e the values off it
-// (plus others: distinct headers of the split's name that claim other
-// parameters), no other polynomial is as well supported when a >= t + e,
-// the bound the chunks are held to too. Beyond it, the values off P may be
-// a holder's as much as those on it: keyPoly reports false.
+// shares whose signatures hold, or that all agree) lie on the dealer's
+// polynomial: the one of degree < t through (0, key) that is unique within
+// the bound. Any two polynomials of degree < t agree at no more than t−1
+// points, so with a the number of indexes whose key share lies on P and e
+// the values off it (plus others: distinct headers of the split's name that
+// claim other parameters), no other polynomial is as well supported when
+// a >= t + e, the bound the chunks are held to too. Beyond it, the values
+// off P may be a holder's as much as those on it: keyPoly reports false,
+// with the values on the best supported polynomial it met through t or
+// more indexes (nil if none), for the refusal to name.
 func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) {
-	var on []bool
+	var on, best []bool
+	bestScore := 0
 	judge := func(sub []int) bool {
 		px := append(make([]byte, 0, t), 0)
 		py := append(make([][]byte, 0, t), key[:])
@@ -299,34 +270,23 @@ func keyPoly(vs []keyVar, t int, key *[keySize]byte, others int) ([]bool, bool) 
 			px, py = append(px, vs[j].x), append(py, vs[j].y[:])
 		}
 		on = agreeWith(vs, px, py)
-		a, e := 0, others
-		var seen []byte
-		for i, v := range vs {
-			switch {
-			case !on[i]:
-				e++
-			case !slices.Contains(seen, v.x):
-				seen = append(seen, v.x)
-				a++
-			}
+		a, e := support(len(vs), func(i int) byte { return vs[i].x }, on)
+		e += others
+		if a >= t && (best == nil || a-e > bestScore) {
+			best, bestScore = on, a-e
 		}
 		return a >= t+e
 	}
-	reps := firstPerIndex(vs, nil)
-	if len(reps) < t {
+	if len(firstPerIndex(vs, nil)) < t {
 		return nil, false
 	}
-	if judge(reps[:t-1]) {
+	// As for a chunk (ssms_decode.go), the search of unique.go: the first
+	// values, then the values alone at their index that the decoder does
+	// not flag (if P is within the bound, it is within the decoder's on
+	// those), then subsets; each try is t−1 key shares and the key at 0.
+	var w walk
+	if w.search(&keyKind{vs: vs, t: t, f: judge}, t-1, maxTries(t)) {
 		return on, true
 	}
-	// As for a chunk (ssms_decode.go), the decoder runs on the values
-	// alone at their index: if P is within the bound, it is within the
-	// decoder's on those.
-	if sub := fromSingles(vs, t); sub != nil && judge(sub[:t-1]) {
-		return on, true
-	}
-	if eachSubset(len(vs), t-1, func(sub []int) bool { return distinctX(vs, sub) && judge(sub) }) {
-		return on, true
-	}
-	return nil, false
+	return best, false
 }

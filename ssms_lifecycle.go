@@ -20,7 +20,7 @@ import (
 //     key shares (interpolate), never the row at 0;
 //   - refreshing adds to every key share the value at its x of a random
 //     polynomial with constant term 0 (refresh, the plain form's product),
-//     and rewrites the 86-byte headers only: the record checksums start from
+//     and rewrites the 198-byte headers only: the record checksums start from
 //     the header without its key share (recordSeed);
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
@@ -211,12 +211,12 @@ func recreateMem(shares [][]byte, choose func(given []int) ([]int, error)) ([][]
 func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int) ([]int, error)) ([]int, []BadShare, error) {
 	for i, w := range dst {
 		if w == nil {
-			panic(fmt.Sprintf("shamir: share %d has a nil io.Writer", i))
+			panic(fmt.Sprintf("shamir: dst[%d] is a nil io.Writer", i))
 		}
 	}
 	return recreate(streamIns(shares, "RecreateSSMSTo"), choose, func([]int) {}, func(k int, b []byte) error {
 		if _, err := dst[k].Write(b); err != nil {
-			return fmt.Errorf("shamir: writing new share %d: %w", k, err)
+			return fmt.Errorf("shamir: writing new share dst[%d]: %w", k, err)
 		}
 		return nil
 	})
@@ -228,7 +228,7 @@ func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int
 // with the bytes of new share k, in order: its header once the first chunk
 // opened, then its record of each chunk once that chunk opened.
 func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
-	c, err := openSplit(ins, nil)
+	c, err := openSplit(ins, nil, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -247,8 +247,8 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 	var rw *rowWriter
 	var plain []byte // each chunk's plaintext, cleared at once
 	defer func() { clear(plain[:cap(plain)]) }()
-	for !c.done {
-		count := c.count
+	for !c.finished() {
+		count := c.next()
 		out, err := c.chunk(plain[:0])
 		clear(out[:cap(out)])
 		plain = out[:0]
@@ -263,7 +263,7 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 				}
 			}
 		}
-		if err := rw.records(c.sealedData(len(out)), len(out), c.done, count, write); err != nil {
+		if err := rw.records(c.sealedData(len(out)), len(out), c.finished(), count, write); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -287,10 +287,10 @@ type rowWriter struct {
 }
 
 // newRowWriter returns the writer of c's split's shares at idx, with their
-// headers (newHeaders).
+// headers (combiner.newHeaders).
 func newRowWriter(c *combiner, idx []int) *rowWriter {
-	t := c.h.threshold
-	w := &rowWriter{idx: idx, headers: newHeaders(c, idx), t: t, slot: make([]int, len(idx))}
+	t := c.threshold()
+	w := &rowWriter{idx: idx, headers: c.newHeaders(idx), t: t, slot: make([]int, len(idx))}
 	var rows []int
 	for k, i := range idx {
 		w.seeds = append(w.seeds, recordSeed(w.headers[k]))
@@ -339,50 +339,20 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 	return nil
 }
 
-// newHeaders returns the headers of the new shares at idx of c's split,
-// once its first chunk opened: the split's common fields, the index, and
-// the key share at keyX(index), interpolated from threshold key shares of
-// the live shares (which the first chunk checked against the key).
-func newHeaders(c *combiner, idx []int) [][]byte {
-	t := c.h.threshold
-	xs := make([]byte, 0, t)
-	ys := make([][]byte, 0, t)
-	for _, s := range c.live {
-		if len(xs) < t && (len(xs) == 0 || xs[len(xs)-1] != s.hdr.x) {
-			xs = append(xs, s.hdr.x)
-			ys = append(ys, s.hdr.keyShare[:])
-		}
-	}
-	keys := make([]byte, len(idx)*keySize)
-	defer clear(keys)
-	outs := make([][]byte, len(idx))
-	targets := make([]byte, len(idx))
-	for k, i := range idx {
-		outs[k] = keys[k*keySize : (k+1)*keySize]
-		targets[k] = keyX(i)
-	}
-	interpolate(outs, targets, xs, ys)
-	hdrs := make([][]byte, len(idx))
-	for k, i := range idx {
-		hdrs[k] = makeHeader(&c.h.ad, i, c.h.gen, outs[k], c.dec.tags)
-	}
-	return hdrs
-}
-
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the first 86 bytes of a share (the rest, if any, is not read). A
+// least the first 198 bytes of a share (the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size
-// is refreshed by rewriting 86 bytes per share.
+// is refreshed by rewriting 198 bytes per share.
 //
 // The new key shares are the old ones plus the values at their x
 // coordinates (index+1) of a uniformly random polynomial of degree below
 // the threshold with constant term 0, drawn for this call from the
 // generator SplitSSMS uses: any threshold new shares recover the secret, and
 // old and new key shares do not mix (they are of two generations, and a
-// mixture would interpolate a wrong key). The key is computed, to check each header's tag and
-// to tag the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
+// mixture would interpolate a wrong key). The key is computed, to check it against the split ID
+// and to sign the new headers (docs/FORMAT.md), and cleared; no chunk is. As with
 // [Refresh], this protects against shares that leak one at a time, only as
 // well as the old shares are destroyed; and the ciphertext is unchanged, so
 // whoever recovered the key before the refresh can still decrypt the
@@ -394,8 +364,8 @@ func newHeaders(c *combiner, idx []int) [][]byte {
 // does not say how many shares a split has.
 //
 // Consistency first. The headers are read as [CombineSSMS] reads them: the
-// key recovered and checked against the split ID, every header's tag
-// checked under it, the key shares held to one polynomial within the
+// every header's signature checked, the key recovered and checked
+// against the split ID, the key shares held to one polynomial within the
 // bound. RefreshSSMSHeaders refuses, with a [*CombineError] whose Bad names
 // them and nothing refreshed, headers that are damaged or not SSMS, the
 // same index twice, and headers that are [Forged] or [Inconsistent] (Err
@@ -411,7 +381,7 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 		ins[i] = &shareIn{pos: i}
 		ins[i].hdr, ins[i].why = parseHeader(s)
 	}
-	c, err := openSplit(ins, nil)
+	c, err := openSplit(ins, nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -428,14 +398,14 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 // shares; the rest of each share is unchanged. Each chunk's plaintext is
 // computed in scratch memory and cleared.
 func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
-	c, err := openSplit(streamIns(shares, "RefreshSSMS"), nil)
+	c, err := openSplit(streamIns(shares, "RefreshSSMS"), nil, true)
 	if err != nil {
 		return nil, err
 	}
 	defer c.release()
 	var plain []byte
 	defer func() { clear(plain[:cap(plain)]) }()
-	for !c.done {
+	for !c.finished() {
 		out, err := c.chunk(plain[:0])
 		clear(out[:cap(out)])
 		plain = out[:0]
@@ -446,48 +416,6 @@ func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
 	r := newRandom()
 	defer r.release()
 	return c.refresh(r)
-}
-
-// refresh returns the headers of the next generation of every share given
-// to c, in their order: refused, with a [*CombineError], if any share is
-// bad or an index is given twice. The new key shares are the old ones plus
-// the values of a random polynomial with constant term 0 (refresh); the
-// headers are tagged under the split's key, which is unchanged, and so is
-// the split ID.
-func (c *combiner) refresh(rng io.Reader) ([][]byte, error) {
-	for i := 1; i < len(c.live); i++ {
-		if c.live[i].hdr.index == c.live[i-1].hdr.index {
-			c.live[i].why = Duplicate
-		}
-	}
-	c.drop()
-	why := errRefreshBad
-	for _, s := range c.all {
-		if s.why == Inconsistent || s.why == Forged {
-			why = ErrInconsistentShares
-		}
-	}
-	if len(c.live) < len(c.all) {
-		return nil, c.fail(why)
-	}
-	if c.h.gen == maxGeneration {
-		return nil, errors.New("shamir: the split was refreshed 2^32−1 times: reshare it")
-	}
-	xs := make([]byte, len(c.live))
-	ys := make([][]byte, len(c.live))
-	for i, s := range c.live {
-		xs[i], ys[i] = s.hdr.x, s.hdr.keyShare[:]
-	}
-	keys, err := refresh(xs, ys, c.h.threshold, rng)
-	if err != nil {
-		return nil, err
-	}
-	hdrs := make([][]byte, len(c.all))
-	for i, s := range c.live {
-		hdrs[s.pos] = makeHeader(&s.hdr.ad, s.hdr.index, s.hdr.gen+1, keys[i][:keySize], c.dec.tags)
-		clear(keys[i])
-	}
-	return hdrs, nil
 }
 
 // ReshareSSMS returns the shares of a new SSMS split, of parts shares any
@@ -537,7 +465,7 @@ func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []Ba
 	if err := checkScheme(len(dst), threshold); err != nil {
 		return nil, fmt.Errorf("%w, for the new split", err)
 	}
-	c, err := openSplit(streamIns(shares, "ReshareSSMSTo"), nil)
+	c, err := openSplit(streamIns(shares, "ReshareSSMSTo"), nil, true)
 	if err != nil {
 		return nil, err
 	}
@@ -550,7 +478,7 @@ func ReshareSSMSTo(dst []io.Writer, shares []io.Reader, threshold int) (bad []Ba
 	}
 	var plain []byte // each chunk, cleared once written
 	defer func() { clear(plain[:cap(plain)]) }()
-	for !c.done {
+	for !c.finished() {
 		out, err := c.chunk(plain[:0])
 		plain = out[:0]
 		if err == nil {

@@ -146,12 +146,14 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 	if !bytes.Equal(got[0], shares[7]) || !bytes.Equal(got[1], shares[4]) {
 		t.Fatal("shares recreated with bad ones given differ")
 	}
-	// A forged key share among exactly threshold: refused, nothing made.
+	// A forged key share among exactly threshold: refused, nothing made,
+	// and the forged share named (its signature fails).
 	forgedKey := slices.Clone(shares[1])
 	forge(forgedKey, hdrKeyShare+3, 1)
 	got, _, err = recreateBoth(t, [][]byte{shares[0], forgedKey, shares[2]}, 4)
 	var ce *CombineError
-	if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) {
+	if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) ||
+		!slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Fatalf("forged key share among threshold: %d shares, %v", len(got), err)
 	}
 	// With a spare share, it is named.
@@ -369,10 +371,11 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 			t.Errorf("%s: %v (bad %v), want %v (bad %v)", c.name, err, ce, c.err, c.bad)
 		}
 	}
-	// RefreshSSMS checks the key shares against the key: exactly threshold
-	// shares, one forged, are refused.
+	// RefreshSSMS checks every signature: exactly threshold shares, one
+	// forged, are refused, the forged one named.
 	rs := []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][headerSize:]...)), bytes.NewReader(shares[4])}
-	if got, err := RefreshSSMS(rs); got != nil || !errors.Is(err, ErrInconsistentShares) {
+	if got, err := RefreshSSMS(rs); got != nil || !errors.Is(err, ErrNotEnoughShares) || !errors.As(err, new(*CombineError)) ||
+		!slices.Equal(err.(*CombineError).Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Errorf("RefreshSSMS with a forged key share among threshold: %v", err)
 	}
 	rs = []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][headerSize:]...)), bytes.NewReader(shares[4]), bytes.NewReader(shares[1])}

@@ -4,30 +4,37 @@ import (
 	"cmp"
 	"crypto/subtle"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 )
 
 // This file is the start of the reading pipeline that every SSMS operation
 // shares: shares → one split → authenticated chunks → consumers. openSplit
 // sorts the shares whose headers parsed by split ID and generation, refuses
 // to choose between splits, and unlocks the one named: it recovers the key
-// from the key shares and checks it against the split ID, which commits to
-// it; checks every header's tag under it; and settles which shares hold the
-// split's key shares. What it returns, a combiner, yields the split's
-// authenticated chunks (ssms_decode.go decodes each) to the consumers:
+// from the key shares and checks it against the key check, to which the
+// split ID commits, and settles which shares hold the split's key shares.
+// What it returns, a combiner, yields the split's authenticated chunks
+// (ssms_pump.go; ssms_decode.go decodes each) to the consumers:
 // CombineSSMS (ssms_combine.go), the reader (ssms_stream.go) and the
 // lifecycle functions (ssms_lifecycle.go), none of which reads another's
 // internals.
 //
 // Who can do what here (docs/SECURITY.md). An outsider, who reads every
 // header but holds no key, can give shares of a split of their own under
-// the genuine split ID: their key fails the commitment, and with the
-// genuine key their headers' tags fail, so they are named Forged, whatever
-// their number and order. Holders who know the key can make headers that
-// authenticate, with key shares off the dealer's polynomial: those are
-// outvoted only within the error-correction bound, and beyond it the
+// the genuine split ID, or genuine headers altered: their headers'
+// signatures fail (the split ID commits to the public key, and only the
+// key's holders can sign), so they are named Forged and set aside, one by
+// one, before anything is decoded, whatever their number and order.
+// Signatures cost about 40 µs each to check, so they are checked only where
+// they decide something: when the shares disagree in any way (more than
+// one split name or set of parameters, a key that the first threshold key
+// shares do not give, a key share off the key's polynomial, a chunk that
+// does not open cleanly), and always before a share is named or a
+// lifecycle function writes from the shares. Shares that all agree are
+// combined without one: they hold the genuine headers, but perhaps for
+// their signature bytes, which decide nothing there. Holders who know the
+// key can sign headers with key shares off the dealer's polynomial: those
+// are outvoted only within the error-correction bound, and beyond it the
 // shares are refused, never chosen between.
 
 // A combiner recovers the secret of one split, chunk by chunk, from the
@@ -42,6 +49,18 @@ type combiner struct {
 	done  bool
 
 	inParallel int // the chunks rest took from its parallel pass, for tests
+
+	// verified is set once the signature of every share of all whose
+	// header parsed was checked (verifyAll).
+	verified bool
+
+	// checked holds a header whose signature was checked, by signature
+	// (holds).
+	checked map[[sigSize]byte]*header
+
+	// unsure holds the positions of the shares whose records of a chunk
+	// refused differ from another's of the same index: none is a copy.
+	unsure []int
 
 	ci chunkIn // scratch
 }
@@ -60,6 +79,57 @@ func byIndex(shares []*shareIn) []*shareIn {
 	s := slices.Clone(shares)
 	slices.SortStableFunc(s, func(a, b *shareIn) int { return cmp.Compare(a.hdr.index, b.hdr.index) })
 	return s
+}
+
+// verifyAll checks the signature of every share whose header parsed, once,
+// and names Forged those whose signatures fail: made or altered without
+// the split's key. It reports whether it named any.
+func (c *combiner) verifyAll() bool {
+	if c.verified {
+		return false
+	}
+	c.verified = true
+	found := false
+	for _, s := range c.all {
+		if s.hdr == nil || s.why == Unreadable || s.why == Forged {
+			continue
+		}
+		if !c.holds(s.hdr) {
+			s.why, found = Forged, true
+		}
+	}
+	return found
+}
+
+// holds is h.signatureHolds, with one signature verification for all the
+// copies of a header: a header whose signature and signed bytes are those
+// of one already checked takes its result, and only its key share is
+// checked against its commitment. So many copies cost a hash each, not a
+// verification each.
+func (c *combiner) holds(h *header) bool {
+	if h.verified != sigUnchecked {
+		return h.verified == sigGood
+	}
+	if g := c.checked[h.sig]; g != nil && g.signed == h.signed {
+		// A copy: the same key share (compared in constant time) has the
+		// same result; another is checked against its commitment.
+		h.signedOK = g.signedOK
+		switch {
+		case subtle.ConstantTimeCompare(g.keyShare[:], h.keyShare[:]) == 1:
+			h.verified = g.verified
+		case g.signedOK && h.committed():
+			h.verified = sigGood
+		default:
+			h.verified = sigBad
+		}
+		return h.verified == sigGood
+	}
+	ok := h.signatureHolds()
+	if c.checked == nil {
+		c.checked = make(map[[sigSize]byte]*header)
+	}
+	c.checked[h.sig] = h
+	return ok
 }
 
 // release clears the key and gives back the buffers.
@@ -85,307 +155,14 @@ func (c *combiner) good() int {
 	return n
 }
 
-// read reads the live shares' records of the chunk c.count into c.ci.
-// The records are read in the order of the shares' indexes, whatever the
-// order of the arguments: the order in which NewSplitWriter writes them, so
-// that a reader connected to it with pipes, given in any order, never waits
-// for a record the writer cannot write yet. (The headers, whose indexes are
-// not known before they are read, are read concurrently.)
-func (c *combiner) read() *chunkIn {
-	ci := &c.ci
-	ci.reset(c.count, c.live)
-	for k, s := range ci.shares {
-		ci.recs[k], ci.why[k] = s.next(c.count)
-	}
-	return ci
-}
-
-// apply drops the shares ci found bad.
-func (c *combiner) apply(ci *chunkIn) {
-	for k, why := range ci.why {
-		if why != 0 {
-			ci.shares[k].why = why
-		}
-	}
-	c.drop()
-}
-
-// chunk appends the next chunk of the secret to dst, once it is
-// authenticated; after the last chunk, c.done is set. On error it returns dst
-// as it was, for the caller to clear.
-func (c *combiner) chunk(dst []byte) ([]byte, error) {
-	// Enforcement can change between calls (fips140.WithoutEnforcement),
-	// so a reader asks again before each chunk.
-	if err := checkApproved(c.h.aead); err != nil {
-		return dst, c.fail(err)
-	}
-	ci := c.read()
-	out, last, res := c.dec.open(ci, dst)
-	switch res {
-	case ambiguous:
-		return dst, c.ambiguous(ci)
-	case notOpened:
-		c.apply(ci)
-		return dst, c.fail(c.why())
-	}
-	c.apply(ci)
-	c.opened(last)
-	return out, nil
-}
-
-// sealedData returns the data fragments of the chunk chunk last returned,
-// of n plaintext bytes: its authenticated ciphertext, valid until the next
-// call of chunk. The lifecycle functions disperse it to new rows.
-func (c *combiner) sealedData(n int) [][]byte { return c.dec.dataFragments(n) }
-
-// ambiguous returns the error for a chunk whose shares form two consistent
-// sets: nothing is blamed but what reading found.
-func (c *combiner) ambiguous(ci *chunkIn) error {
-	sets := make([][]int, len(ci.sets))
-	for i, set := range ci.sets {
-		for _, k := range set {
-			sets[i] = append(sets[i], ci.shares[k].pos)
-		}
-		slices.Sort(sets[i])
-	}
-	c.apply(ci)
-	e := c.fail(ErrInconsistentShares).(*CombineError)
-	e.Sets = sets
-	return e
-}
-
-// opened moves on from a chunk that opened.
-func (c *combiner) opened(last bool) {
-	c.count++
-	if !last {
-		return
-	}
-	c.done = true
-	for _, s := range c.live {
-		s.why = s.atEnd()
-	}
-	c.drop()
-	c.markCopies()
-}
-
-// markCopies marks Duplicate every live share but the first of each
-// header: once the secret is recovered, they were checked against every
-// chunk, so they are copies of it; before (when it is not), they have its
-// header (openSplit kept only the key shares on the split's polynomial)
-// and agreed with every chunk read, as far as could be checked copies.
-func (c *combiner) markCopies() {
-	for i := 1; i < len(c.live); i++ {
-		// Until openSplit has settled the key shares (when it fails),
-		// shares of one index need not hold one header: only a byte-equal
-		// header is a copy's.
-		a, b := c.live[i-1].hdr, c.live[i].hdr
-		if a.index == b.index && a.tag == b.tag && a.ad == b.ad && a.gen == b.gen &&
-			subtle.ConstantTimeCompare(a.keyShare[:], b.keyShare[:]) == 1 {
-			c.live[i].why = Duplicate
-		}
-	}
-	c.drop()
-}
-
-// why returns why a chunk did not open: too few shares with good records,
-// or shares that disagree in a way the decoder could not resolve.
-func (c *combiner) why() error {
-	if c.good() < c.h.threshold {
-		return ErrNotEnoughShares
-	}
-	return ErrInconsistentShares
-}
-
-// badShares returns the shares found bad so far, by position.
-func (c *combiner) badShares() []BadShare {
-	var bad []BadShare
-	for _, s := range c.all {
-		if s.why != 0 {
-			bad = append(bad, BadShare{Position: s.pos, Reason: s.why, Err: s.ioErr})
-		}
-	}
-	return bad
-}
-
-// fail returns the error for a secret that cannot be recovered, for the
-// reason why.
-func (c *combiner) fail(why error) error {
-	if c.h != nil {
-		c.markCopies()
-	}
-	e := &CombineError{Err: why, Bad: c.badShares()}
-	if c.h != nil {
-		e.Good, e.Needed = c.good(), c.h.threshold
-	}
-	return e
-}
-
-// rest recovers the chunks after the first of shares held in memory,
-// appending them to secret, on up to GOMAXPROCS goroutines.
-//
-// The result is the sequential one's, byte for byte and share for share.
-// Each goroutine decodes its chunks with the shares live after the first
-// chunk; every chunk but the last is full, so where a share's record of a
-// chunk starts follows from the chunk's number. Then the chunks are taken
-// in order while they opened with the shares live at that point in a
-// sequential run: up to and including the first chunk that finds a share
-// bad (the chunks after it were decoded with that share, which a sequential
-// run would have dropped). From there on, or from a chunk that did not
-// open, the chunks are recovered one by one, as a sequential run would.
-func (c *combiner) rest(secret []byte) ([]byte, error) {
-	if c.count == 0 {
-		// The first chunk alone: a share it finds bad is dropped before
-		// the parallel pass, which would otherwise stop at the first chunk
-		// that finds one and leave the rest to a sequential run.
-		var err error
-		if secret, err = c.chunk(secret); err != nil || c.done {
-			return secret, err
-		}
-	}
-	if chunks, size := c.held(); chunks >= 2 && runtime.GOMAXPROCS(0) > 1 && checkApproved(c.h.aead) == nil {
-		secret, c.inParallel = c.parallel(secret, chunks, size)
-	}
-	var err error
-	for !c.done && err == nil {
-		secret, err = c.chunk(secret)
-	}
-	return secret, err
-}
-
-// held returns how many more chunks the live shares held in memory can
-// make, and a bound on their plaintext length: a chunk needs threshold
-// records, so no more than the threshold-th longest live share holds. The
-// bound is at most threshold times that share's length: memory follows
-// the input, not a chunk size that headers claim.
-func (c *combiner) held() (chunks, size int) {
-	h, t := c.h, c.h.threshold
-	lens := make([]int, 0, len(c.live))
-	for _, s := range c.live {
-		lens = append(lens, max(0, len(s.mem)-s.off))
-	}
-	if len(lens) < t {
-		return 0, 0
-	}
-	slices.Sort(lens)
-	n := lens[len(lens)-t]
-	full := recordSize(h, h.chunkSize)
-	chunks, rest := n/full, n%full
-	size = chunks * h.chunkSize
-	if rest > 0 {
-		chunks++
-		size += max(0, (rest-recordOverhead)*t)
-	}
-	return chunks, size
-}
-
-// A chunkResult is what a goroutine of parallel found of one chunk.
-type chunkResult struct {
-	n        int // the plaintext length, when ok
-	ok, last bool
-	bad      []BadShare // Position is the share's place in the live shares
-}
-
-// parallel decodes up to chunks chunks from c.count on, each into its place
-// in secret, and takes those it can as a sequential run would (see rest).
-func (c *combiner) parallel(secret []byte, chunks, bound int) ([]byte, int) {
-	h, size := c.h, c.h.chunkSize
-	full := recordSize(h, size)
-	base := len(secret)
-	secret = slices.Grow(secret, bound)
-	space := secret[:base+bound]
-	live := slices.Clone(c.live)
-	from := c.count
-	results := make([]chunkResult, chunks)
-	var mu sync.Mutex
-	var decs []*decoder
-	forChunksOf(chunks, max(1, parallelChunk/size), func() (func(int, int, int), func()) {
-		d := c.dec.withKey()
-		mu.Lock()
-		decs = append(decs, d)
-		mu.Unlock()
-		var ci chunkIn
-		var num chunkNum
-		return func(_, lo, hi int) {
-			for j := lo; j < hi; j++ {
-				ci.reset(from+uint64(j), live)
-				num.set(from+uint64(j), false)
-				for k, s := range live {
-					off := s.off + j*full
-					ci.recs[k], ci.why[k] = recordAt(s.hdr, &num, s.mem[min(off, len(s.mem)):])
-				}
-				at := base + j*size
-				dst := space[at:at:min(at+size, len(space))]
-				out, last, res := d.open(&ci, dst)
-				ok := res == opened
-				if ok && len(out) > cap(dst) {
-					// Not in space (unreachable, by held's bound):
-					// left to the sequential run.
-					clear(out)
-					ok = false
-				}
-				r := chunkResult{n: len(out), ok: ok, last: last}
-				for k, why := range ci.why {
-					if why != 0 {
-						r.bad = append(r.bad, BadShare{Position: k, Reason: why})
-					}
-				}
-				results[j] = r
-			}
-		}, nil
-	})
-	for _, d := range decs {
-		d.release()
-	}
-	secret, taken := c.take(secret[:base], results, live)
-	// Plaintext of chunks decoded but not taken is not the secret's yet.
-	clear(secret[len(secret):cap(secret)])
-	return secret, taken
-}
-
-// take takes the chunks of results, decoded in parallel with the shares
-// live into their places after secret, in order as a sequential run would:
-// while they opened, up to and including the first that found a share bad
-// or was the last. It returns the secret extended and how many it took.
-func (c *combiner) take(secret []byte, results []chunkResult, live []*shareIn) ([]byte, int) {
-	h, size := c.h, c.h.chunkSize
-	full := recordSize(h, size)
-	base := len(secret)
-	taken := 0
-	for j, r := range results {
-		if !r.ok {
-			break
-		}
-		taken++
-		secret = secret[:base+j*size+r.n]
-		for _, s := range live {
-			s.off += full
-		}
-		for _, b := range r.bad {
-			live[b.Position].why = b.Reason
-		}
-		c.drop()
-		if r.last {
-			// The last record is shorter than a full one.
-			for _, s := range c.live {
-				s.off += recordSize(h, r.n) - full
-			}
-		}
-		c.opened(r.last)
-		if r.last || len(r.bad) > 0 {
-			break
-		}
-	}
-	return secret, taken
-}
-
 // groupByName returns the names of the splits (ID and generation) of the
-// shares whose headers parsed, in the order of their first share, and the
-// shares of each.
+// shares whose headers parsed and that were not found bad, in the order of
+// their first share, and the shares of each.
 func groupByName(all []*shareIn) ([]SplitName, map[SplitName][]*shareIn) {
 	var names []SplitName
 	byName := make(map[SplitName][]*shareIn)
 	for _, s := range all {
-		if s.hdr == nil {
+		if s.hdr == nil || s.why != 0 {
 			continue
 		}
 		n := SplitName{s.hdr.id, s.hdr.gen}
@@ -403,34 +180,36 @@ func groupByName(all []*shareIn) ([]SplitName, map[SplitName][]*shareIn) {
 
 // openSplit is the one constructor of the reading pipeline. It returns the
 // combiner of the split want, or of the only split among all when want is
-// nil, with the split's key recovered and checked. Shares of other splits
-// are OtherSplit (OtherGeneration for another generation of want's split)
-// when want names one; when it does not, shares of more than one split or
-// generation fail with ErrMixedSplits.
-func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
+// nil, with the split's key recovered and checked. Shares whose signatures
+// fail are Forged, and set aside first; of the others, shares of other
+// splits are OtherSplit (OtherGeneration for another generation of want's
+// split) when want names one; when it does not, shares of more than one
+// split or generation fail with ErrMixedSplits. With verify set (the
+// lifecycle functions, which write from the shares), every signature is
+// checked; otherwise only when the shares disagree.
+func openSplit(all []*shareIn, want *SplitName, verify bool) (*combiner, error) {
+	c := &combiner{all: all}
+	if verify {
+		c.verifyAll()
+	}
 	names, byName := groupByName(all)
-	names = settleGenerations(names, byName)
+	if !c.verified && (len(names) > 1 || want != nil && (len(names) != 1 || names[0] != *want)) {
+		// Shares are about to be refused or named: an outsider's, with
+		// the genuine split ID and another generation, are set aside.
+		c.verifyAll()
+		names, byName = groupByName(all)
+	}
 	if want == nil && len(names) > 1 {
 		return nil, mixedSplits(all, names, byName)
 	}
 	var mine []*shareIn
 	switch {
 	case want != nil:
-		for _, n := range names {
-			for _, s := range byName[n] {
-				switch {
-				case n.ID != want.ID:
-					s.why = OtherSplit
-				case n != *want:
-					s.why = OtherGeneration
-				}
-			}
-		}
+		markOthers(names, byName, want)
 		mine = byName[*want]
 	case len(names) == 1:
 		mine = byName[names[0]]
 	}
-	c := &combiner{all: all}
 	if len(mine) == 0 {
 		return nil, c.fail(ErrNotEnoughShares)
 	}
@@ -441,65 +220,25 @@ func openSplit(all []*shareIn, want *SplitName) (*combiner, error) {
 	return c, nil
 }
 
-// settleGenerations checks the generation of the shares of each split ID
-// given with more than one: the key is the same in every generation, and
-// the generation is under the tag, so once the key is recovered from any
-// generation, a share whose tag fails under it is Forged, not of a
-// generation of its own. It returns the names left.
-func settleGenerations(names []SplitName, byName map[SplitName][]*shareIn) []SplitName {
-	if len(names) < 2 {
-		return names
-	}
-	gens := make(map[SplitID]int)
+// markOthers names the shares of names other than want OtherSplit, or
+// OtherGeneration for other generations of want's split.
+func markOthers(names []SplitName, byName map[SplitName][]*shareIn, want *SplitName) {
 	for _, n := range names {
-		gens[n.ID]++
-	}
-	var key, tk [keySize]byte
-	defer clear(key[:])
-	defer clear(tk[:])
-	for id, count := range gens {
-		if count < 2 || !keyOf(id, names, byName, &key) {
-			continue
-		}
-		tk = tagKey(&key)
-		tg := newTagger(&tk)
-		for _, n := range names {
-			if n.ID != id {
-				continue
-			}
-			byName[n] = slices.DeleteFunc(byName[n], func(s *shareIn) bool {
-				if tg.holds(s.hdr) {
-					return false
-				}
-				s.why = Forged
-				return true
-			})
-		}
-	}
-	return slices.DeleteFunc(names, func(n SplitName) bool { return len(byName[n]) == 0 })
-}
-
-// keyOf recovers the key of the split id from the shares of any of its
-// generations.
-func keyOf(id SplitID, names []SplitName, byName map[SplitName][]*shareIn, key *[keySize]byte) bool {
-	for _, n := range names {
-		if n.ID != id {
-			continue
-		}
-		for _, g := range groupByParams(byName[n]) {
-			h := g[0].hdr
-			if checkApproved(h.aead) == nil && findKey(keyVars(byIndex(g)), h.threshold, id, key) {
-				return true
+		for _, s := range byName[n] {
+			switch {
+			case n.ID != want.ID:
+				s.why = OtherSplit
+			case n != *want:
+				s.why = OtherGeneration
 			}
 		}
 	}
-	return false
 }
 
 // mixedSplits returns the error for shares of several splits or
-// generations, given in the order names: it unlocks each and opens its
-// first chunk, to count its good shares and tell the newest generation of
-// each split whose key was recovered.
+// generations, given in the order names, whose signatures hold: it unlocks
+// each and opens its first chunk, to count its good shares and tell the
+// newest generation of each split whose key was recovered.
 func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shareIn) error {
 	e := &CombineError{Err: ErrMixedSplits}
 	newest := make(map[SplitID]int) // the place in e.Splits of the newest unlocked generation
@@ -509,7 +248,7 @@ func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shar
 		for _, s := range shares {
 			sp.Positions = append(sp.Positions, s.pos)
 		}
-		c := &combiner{all: all}
+		c := &combiner{all: all, verified: true}
 		if c.unlock(shares) == nil {
 			sp.Threshold = c.h.threshold
 			if j, ok := newest[n.ID]; !ok || e.Splits[j].Generation < n.Generation {
@@ -528,7 +267,7 @@ func mixedSplits(all []*shareIn, names []SplitName, byName map[SplitName][]*shar
 	for _, j := range newest {
 		e.Splits[j].Newest = true
 	}
-	e.Bad = (&combiner{all: all}).badShares()
+	e.Bad = (&combiner{all: all, verified: true}).badShares()
 	return e
 }
 
@@ -555,23 +294,30 @@ func groupByParams(shares []*shareIn) [][]*shareIn {
 }
 
 // unlock recovers the key of shares (the shares of one split name), checks
-// it against the split ID and every header's tag under it, and settles the
+// it against the key check, to which the split ID commits, and settles the
 // shares the combiner reads: those of the one group of parameters with
-// threshold authenticated shares, whose key shares lie on the dealer's
-// polynomial. Shares whose tags fail are Forged; shares that authenticate
-// but claim other parameters, or whose key share is off the polynomial,
-// are Inconsistent.
+// threshold shares, whose key shares lie on the dealer's polynomial. When
+// the shares do not all agree, every signature is checked first, and the
+// shares whose signatures fail are Forged and set aside; of the others,
+// shares that claim other parameters, or whose key share is off the
+// polynomial, are Inconsistent.
 func (c *combiner) unlock(shares []*shareIn) error {
-	var key, tk [keySize]byte
+	if !c.verified {
+		if c.unlockAgreeing(shares) {
+			return nil
+		}
+		c.verifyAll()
+		shares = slices.DeleteFunc(slices.Clone(shares), func(s *shareIn) bool { return s.why != 0 })
+		if len(shares) == 0 {
+			return c.fail(ErrNotEnoughShares)
+		}
+	}
+	var key [keySize]byte
 	defer clear(key[:])
-	defer clear(tk[:])
 	groups := paramGroups(shares)
 	if err := c.groupKey(groups, &key); err != nil {
 		return err
 	}
-	tk = tagKey(&key)
-	tags := newTagger(&tk)
-	authenticate(groups, tags)
 	main, err := c.mainGroup(groups)
 	if err != nil {
 		return err
@@ -585,26 +331,145 @@ func (c *combiner) unlock(shares []*shareIn) error {
 	on, ok := keyPoly(main.vars, main.h.threshold, &key, e)
 	if !ok {
 		c.setGroup(main.shares())
-		return c.fail(ErrInconsistentShares)
-	}
-	live := make([]*shareIn, 0, len(shares))
-	for i, v := range main.vars {
-		if on[i] {
-			live = append(live, v.shares...)
+		err := c.fail(ErrInconsistentShares)
+		if on != nil {
+			// Beyond the bound: the key shares on a polynomial through the
+			// key, and the others, signed alike.
+			err.(*CombineError).Sets = keySets(groups, main, on)
 		}
+		err.(*CombineError).Several = severalKeys(groups)
+		return err
 	}
+	c.setGroup(settle(groups, main, on, len(shares)))
+	c.dec = newDecoder(c.h, &key)
+	return nil
+}
+
+// settle returns the shares of main whose key shares are on the key's
+// polynomial (main's values at on), and names the others, of every group,
+// Inconsistent.
+func settle(groups []*paramGroup, main *paramGroup, on []bool, n int) []*shareIn {
+	live := make([]*shareIn, 0, n)
 	for _, g := range groups {
 		for i, v := range g.vars {
-			if g != main || !on[i] {
-				for _, s := range v.shares {
-					s.why = Inconsistent
-				}
+			if g == main && on[i] {
+				live = append(live, v.shares...)
+				continue
+			}
+			for _, s := range v.shares {
+				s.why = Inconsistent
 			}
 		}
 	}
-	c.setGroup(live)
-	c.dec = newDecoder(c.h, &key, &tk, tags)
-	return nil
+	return live
+}
+
+// headersAgree reports whether the headers of shares (by index) claim one
+// set of parameters, one public key and key check that give the split ID
+// and an AEAD the mode allows, and whether each key share gives its
+// commitment.
+func headersAgree(shares []*shareIn) bool {
+	h := shares[0].hdr
+	for _, s := range shares {
+		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub || !s.hdr.committed() {
+			return false
+		}
+	}
+	return checkApproved(h.aead) == nil && splitIDOf(&h.pub, &h.check) == h.id
+}
+
+// severalKeys returns, for each index given more than one distinct header
+// among groups, the positions of the shares that give it, by increasing
+// index.
+func severalKeys(groups []*paramGroup) [][]int {
+	byX := make(map[byte][]int)
+	values := make(map[byte]int)
+	var xs []byte
+	for _, g := range groups {
+		for _, v := range g.vars {
+			if values[v.x] == 0 {
+				xs = append(xs, v.x)
+			}
+			values[v.x]++
+			for _, s := range v.shares {
+				byX[v.x] = append(byX[v.x], s.pos)
+			}
+		}
+	}
+	slices.Sort(xs)
+	var out [][]int
+	for _, x := range xs {
+		if values[x] > 1 {
+			ps := byX[x]
+			slices.Sort(ps)
+			out = append(out, ps)
+		}
+	}
+	return out
+}
+
+// keySets returns the positions of the shares whose key shares are on
+// (main's values at on) and the positions of the others, of every group.
+func keySets(groups []*paramGroup, main *paramGroup, on []bool) [][]int {
+	sets := make([][]int, 2)
+	for _, g := range groups {
+		for i, v := range g.vars {
+			k := 1
+			if g == main && on[i] {
+				k = 0
+			}
+			for _, s := range v.shares {
+				sets[k] = append(sets[k], s.pos)
+			}
+		}
+	}
+	slices.Sort(sets[0])
+	slices.Sort(sets[1])
+	return sets
+}
+
+// unlockAgreeing is unlock for shares that all agree, which checks no
+// signature: one set of parameters, one public key and key check that give
+// the split ID, key shares that give their commitments, one value per index, a key from the first threshold
+// indexes that gives the key check, and every key share on that key's
+// polynomial. Anything else and it returns false, having named no share.
+// What it accepts is what unlock would after checking the signatures,
+// for headers whose fields are the genuine ones but perhaps their
+// signatures (docs/FORMAT.md): those it leaves for badShares to name.
+func (c *combiner) unlockAgreeing(shares []*shareIn) bool {
+	g := byIndex(shares)
+	h := g[0].hdr
+	t := h.threshold
+	if !headersAgree(g) {
+		return false
+	}
+	vs := keyVars(g)
+	for i := 1; i < len(vs); i++ {
+		if vs[i].x == vs[i-1].x {
+			return false
+		}
+	}
+	if len(vs) < t {
+		return false
+	}
+	var key [keySize]byte
+	defer clear(key[:])
+	first := make([]int, t)
+	for i := range first {
+		first[i] = i
+	}
+	if !tryKey(vs, first, &h.check, &key) {
+		return false
+	}
+	if len(vs) > t {
+		on, ok := keyPoly(vs, t, &key, 0)
+		if !ok || slices.Contains(on, false) {
+			return false
+		}
+	}
+	c.setGroup(g)
+	c.dec = newDecoder(h, &key)
+	return true
 }
 
 // A paramGroup is the shares of one split name that claim the same
@@ -646,9 +511,10 @@ func (g *paramGroup) indexes() int {
 }
 
 // groupKey sets key to the split's key, found from the key shares of one
-// of groups (the shares of one split name, by parameters), the largest
-// first: the ID commits to the key, so whichever group gives it, it is the
-// same. Groups whose AEAD FIPS 140-only mode refuses are skipped.
+// of groups (the shares of one split name whose signatures hold, by
+// parameters), the largest first: the split ID commits to the key check,
+// which commits to the key, so whichever group gives it, it is the same.
+// Groups whose AEAD FIPS 140-only mode refuses are skipped.
 func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 	var refused error
 	for _, g := range groups {
@@ -656,7 +522,7 @@ func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 			refused = cmp.Or(refused, err)
 			continue
 		}
-		if findKey(g.vars, g.h.threshold, g.h.id, key) {
+		if findKey(g.vars, g.h.threshold, &g.h.check, key) {
 			return nil
 		}
 	}
@@ -667,34 +533,17 @@ func (c *combiner) groupKey(groups []*paramGroup, key *[keySize]byte) error {
 	if c.good() < c.h.threshold {
 		return c.fail(ErrNotEnoughShares)
 	}
-	// Threshold indexes, and no key from them gives the split ID: too many
-	// of them were made without the key (an outsider's), or altered. None
-	// is known good.
+	// Threshold indexes whose headers a holder of the key signed, and no
+	// key from them gives the key check: holders made key shares off the
+	// polynomial, beyond what the search finds. None is known good.
 	e := c.fail(fmt.Errorf("%w: no %d of the key shares give a key that matches the split ID",
 		ErrInconsistentShares, c.h.threshold)).(*CombineError)
-	e.Good = 0
+	e.Good, e.Several = 0, severalKeys(groups)
 	return e
 }
 
-// authenticate keeps in each group the headers whose tags hold, with tags
-// (under the split's key), and marks the shares of the others Forged: made
-// without the split's key.
-func authenticate(groups []*paramGroup, tags *tagger) {
-	for _, g := range groups {
-		g.vars = slices.DeleteFunc(g.vars, func(v keyVar) bool {
-			if tags.holds(v.shares[0].hdr) {
-				return false
-			}
-			for _, s := range v.shares {
-				s.why = Forged
-			}
-			return true
-		})
-	}
-}
-
 // mainGroup returns the one group with at least its threshold of distinct
-// indexes among the headers that authenticate. Two such groups are two
+// indexes. Its shares' signatures hold, so two such groups are two
 // consistent sets, which only holders of the key can make: it refuses
 // them.
 func (c *combiner) mainGroup(groups []*paramGroup) (*paramGroup, error) {

@@ -28,7 +28,7 @@ func NewSplitWriter(shares []io.Writer, threshold int) (io.WriteCloser, error) {
 func newSplitWriter(shares []io.Writer, threshold, chunkSize int, aeadID byte, rng io.Reader) (*splitWriter, error) {
 	for i, w := range shares {
 		if w == nil {
-			panic(fmt.Sprintf("shamir: NewSplitWriter: share %d has a nil io.Writer", i))
+			panic(fmt.Sprintf("shamir: NewSplitWriter: shares[%d] is a nil io.Writer", i))
 		}
 	}
 	e, err := newEncoder(len(shares), threshold, chunkSize, aeadID, rng)
@@ -158,7 +158,7 @@ func (w *splitWriter) flush(p []byte, last bool) error {
 
 func (w *splitWriter) write(i int, b []byte) error {
 	if _, err := w.ws[i].Write(b); err != nil {
-		w.err = fmt.Errorf("shamir: writing share %d: %w", i, err)
+		w.err = fmt.Errorf("shamir: writing shares[%d]: %w", i, err)
 		return w.err
 	}
 	return nil
@@ -197,7 +197,7 @@ func NewCombineReaderSplit(shares []io.Reader, name SplitName) (*CombineReader, 
 
 func newCombineReader(shares []io.Reader, want *SplitName) (*CombineReader, error) {
 	ins := streamIns(shares, "NewCombineReader")
-	c, err := openSplit(ins, want)
+	c, err := openSplit(ins, want, false)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (r *CombineReader) Read(p []byte) (int, error) {
 		if r.err != nil {
 			return 0, r.err
 		}
-		if r.c.done {
+		if r.c.finished() {
 			r.c.release()
 			r.err = io.EOF
 			continue

@@ -391,10 +391,16 @@ func TestSSMSForgedShare(t *testing.T) {
 					t.Fatalf("forged share does not parse: %v", why)
 				}
 				checkCombine(t, changed, secret, secret, []int{i})
-				// With threshold shares, it is still never a wrong secret;
-				// the forged share cannot be named.
+				// With threshold shares, it is still never a wrong secret.
+				// A changed header fails its signature, checked without the
+				// key: the share is named; a changed record cannot be told
+				// from the others.
 				sub := append(slices.Clone(changed[:i]), changed[i+1:]...)[:th-1]
-				checkCombine(t, append(sub, changed[i]), secret, nil, nil)
+				var named []int
+				if k < headerSize {
+					named = []int{th - 1}
+				}
+				checkCombine(t, append(sub, changed[i]), secret, nil, named)
 			}
 		}
 	}
@@ -406,6 +412,12 @@ func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 func forgeable(s []byte) []int {
 	h, _ := parseHeader(s)
 	var ks []int
+	// The signature's bytes are not among them: a header changed there
+	// alone still holds the genuine fields, and is named only once its
+	// signature is checked (TestSSMSSignatureOnly).
+	for k := hdrCommitment; k < hdrSignature; k++ {
+		ks = append(ks, k)
+	}
 	for k := hdrKeyShare; k < hdrCRC; k++ {
 		ks = append(ks, k)
 	}
@@ -642,10 +654,10 @@ func TestSSMSErrors(t *testing.T) {
 			t.Errorf("NewSplitWriter(%d, %d): %v, want %v", c.parts, c.threshold, err, c.err)
 		}
 	}
-	if msg := panics(func() { NewSplitWriter([]io.Writer{io.Discard, nil}, 2) }); !strings.Contains(msg, "share 1 has a nil io.Writer") {
+	if msg := panics(func() { NewSplitWriter([]io.Writer{io.Discard, nil}, 2) }); !strings.Contains(msg, "shares[1] is a nil io.Writer") {
 		t.Errorf("NewSplitWriter with a nil writer: panic %q", msg)
 	}
-	if msg := panics(func() { NewCombineReader([]io.Reader{nil}) }); !strings.Contains(msg, "share 0 has a nil io.Reader") {
+	if msg := panics(func() { NewCombineReader([]io.Reader{nil}) }); !strings.Contains(msg, "shares[0] is a nil io.Reader") {
 		t.Errorf("NewCombineReader with a nil reader: panic %q", msg)
 	}
 	for _, shares := range [][][]byte{nil, {}, {nil}, {{}, {}}} {
@@ -672,7 +684,8 @@ func TestSSMSErrors(t *testing.T) {
 		{[]byte("not a share at all, not at all, not at all, not at all, not at all"), NotSSMS},
 		{good[0][:40], Truncated},
 		{mod(hdrVersion, 1, false), Unsupported},
-		{mod(hdrVersion, 4, true), Unsupported},
+		{mod(hdrVersion, 3, true), Unsupported},
+		{mod(hdrVersion, 5, true), Unsupported},
 		{mod(hdrVersion, 2, true), Unsupported},
 		{mod(hdrAEAD, 9, true), Unsupported},
 		{mod(hdrAEAD, 9, false), Damaged},
@@ -743,7 +756,7 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
-	// SplitSSMS's doc: an 86-byte header and at most 17 bytes per chunk (23
+	// SplitSSMS's doc: an 198-byte header and at most 17 bytes per chunk (23
 	// with AEAD 3) beyond 1/threshold of the secret.
 	for _, a := range []struct{ overhead, perChunk int }{{16, 17}, {aeadOverhead(aesGCMRandom), 23}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {
@@ -803,7 +816,7 @@ func TestSSMSReasons(t *testing.T) {
 	damaged := slices.Clone(s[1])
 	damaged[len(damaged)-10] ^= 1
 	forged := slices.Clone(s[2])
-	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's tag fails
+	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's signature fails
 	altered := slices.Clone(s[2])
 	forge(altered, headerSize+4, 0x5a) // a fragment
 	for _, c := range []struct {
@@ -831,7 +844,7 @@ func TestSSMSReasons(t *testing.T) {
 			if err == nil {
 				t.Fatal("three shares, one bad, of a 3-of-5 split recovered the secret")
 			}
-			if !strings.Contains(err.Error(), "share 1: "+c.want[0].String()) {
+			if !strings.Contains(err.Error(), "shares[1]: "+c.want[0].String()) {
 				t.Errorf("message %q does not give the reason %q", err, c.want[0])
 			}
 		})

@@ -310,6 +310,19 @@ func TestDudect(t *testing.T) {
 // key polynomial), the random class a fresh split of a fresh secret, so
 // that the key, the key shares, the plaintext and the ciphertext differ
 // between the classes while every length, index and parameter is the same.
+//
+// The lifecycle functions that check every header's signature before they
+// write (RecreateSSMS, ExtendSSMS, RefreshSSMSHeaders) cannot be measured
+// so: two splits have two sets of signatures, public bytes that
+// crypto/ed25519 verifies in a time that depends on them, and dudect would
+// see that. Their targets split the same key and key shares in both
+// classes (so the same headers and signatures) and differ in the secret,
+// so in the plaintext and ciphertext they recreate; what they do with key
+// shares is interpolation by the engine, as in CombineSSMS, and signing,
+// which headers/derive_sign_n3 measures with the key and key shares
+// varying, as headers/check_signature does the check of a key share
+// against its commitment. RefreshSSMSHeaders reads nothing but headers,
+// so with the same headers in both classes it has no target.
 func ssmsTargets(sink *[]byte) []target {
 	const size, n, th = 64, 3, 2
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -331,27 +344,99 @@ func ssmsTargets(sink *[]byte) []target {
 	ssms := func(name string, run func(shares [][]byte)) target {
 		return target{name: name, slots: dudectSlots, prepare: prepare, run: func(s int) { run(slots[s]) }}
 	}
-	return []target{
+	sameKey := func(name string, run func(shares [][]byte)) target {
+		return target{name: name, slots: dudectSlots, prepare: func(s, class int) {
+			secret := make([]byte, size)
+			fill(rng, secret, class)
+			var err error
+			slots[s], err = splitSSMS(secret, n, th, defaultChunkSize, defaultAEAD(), rand.NewChaCha8([32]byte{7}))
+			if err != nil {
+				panic(err)
+			}
+		}, run: func(s int) { run(slots[s]) }}
+	}
+	return append([]target{signTarget(sink), checkTarget()},
 		ssms("CombineSSMS/64B_n3_t2", func(shares [][]byte) {
-			*sink, _, _ = CombineSSMS(shares)
+			*sink, _, _ = CombineSSMS(shares[:n])
 		}),
-		ssms("RecreateSSMS/64B_t2", func(shares [][]byte) {
+		sameKey("RecreateSSMS/64B_t2_samekey", func(shares [][]byte) {
 			out, _, _ := RecreateSSMS(shares[:th], 2)
 			*sink = out[0]
 		}),
-		ssms("ExtendSSMS/64B_t2", func(shares [][]byte) {
+		sameKey("ExtendSSMS/64B_t2_samekey", func(shares [][]byte) {
 			out, _, _ := ExtendSSMS(shares[:th], 1, []int{2})
-			*sink = out[0]
-		}),
-		ssms("RefreshSSMSHeaders/n3_t2", func(shares [][]byte) {
-			hs := [][]byte{shares[0][:headerSize], shares[1][:headerSize], shares[2][:headerSize]}
-			out, _ := RefreshSSMSHeaders(hs)
 			*sink = out[0]
 		}),
 		ssms("ReshareSSMS/64B_t2_to_n3_t2", func(shares [][]byte) {
 			out, _, _ := ReshareSSMS(shares[:th], 3, 2)
 			*sink = out[0]
 		}),
+	)
+}
+
+// checkTarget is the header path of a reader that checks a signature
+// (signatureHolds): the split ID from the public key and key check, the
+// signature over the public bytes, then the key share against its
+// commitment. The public bytes are one genuine header's in both classes;
+// the key share is the fixed class's or a random one, and in both it
+// misses the commitment. (A whole combine with forged shares is no target:
+// its classes are two splits, whose signatures, public bytes that
+// crypto/ed25519 verifies in variable time, differ.)
+func checkTarget() target {
+	rng := rand.New(rand.NewPCG(11, 12))
+	shares, err := splitSSMS(make([]byte, 64), 3, 2, defaultChunkSize, defaultAEAD(), rand.NewChaCha8([32]byte{1}))
+	if err != nil {
+		panic(err)
+	}
+	genuine, _ := parseHeader(shares[0])
+	hs := make([]header, dudectSlots)
+	return target{
+		name:  "headers/check_signature",
+		slots: dudectSlots,
+		prepare: func(s, class int) {
+			hs[s] = *genuine
+			fill(rng, hs[s].keyShare[:], class)
+			hs[s].keyShare[0] ^= ^genuine.keyShare[0] // never the genuine one
+		},
+		run: func(s int) {
+			if hs[s].signatureHolds() {
+				panic("a key share that misses its commitment")
+			}
+		},
+	}
+}
+
+// signTarget is the header path of a writer: the key check, the signing
+// key derived from the split's key, and three headers signed over their
+// key shares. The key and the key shares differ between the classes.
+func signTarget(sink *[]byte) target {
+	rng := rand.New(rand.NewPCG(9, 10))
+	type slot struct {
+		key       [keySize]byte
+		keyShares [3][keySize]byte
+	}
+	slots := make([]slot, dudectSlots)
+	var ad [adSize]byte
+	copy(ad[:], ssmsMagic)
+	ad[hdrVersion], ad[hdrAEAD], ad[hdrThreshold] = ssmsVersion, aesGCM, 2
+	h := make([]byte, headerSize)
+	return target{
+		name:  "headers/derive_sign_n3",
+		slots: dudectSlots,
+		prepare: func(s, class int) {
+			fill(rng, slots[s].key[:], class)
+			for i := range slots[s].keyShares {
+				fill(rng, slots[s].keyShares[i][:], class)
+			}
+		},
+		run: func(s int) {
+			k := deriveKeys(&slots[s].key)
+			for i := range slots[s].keyShares {
+				k.putHeader(h, &ad, i, 0, slots[s].keyShares[i][:])
+			}
+			k.release()
+			*sink = h
+		},
 	}
 }
 

@@ -2,7 +2,6 @@ package shamir
 
 import (
 	"crypto/subtle"
-	"encoding/binary"
 	"fmt"
 	"slices"
 )
@@ -16,26 +15,8 @@ import (
 // shares at a position is detected, and a change to at most ⌊r/2⌋ of them can
 // be located and undone.
 //
-// The parity checks are those of the dual code. For distinct x_0…x_{m−1} let
-// v_i = 1/Π_{j≠i}(x_i − x_j). For any polynomial f of degree < m,
-// Σ_i v_i·f(x_i) is the coefficient of x^{m−1} of f (it is the leading term
-// of f's Lagrange form). With f = x^k·p and deg p < t, f has degree < m for
-// every k < r, so the r×m matrix H[k][i] = v_i·x_i^k has H·y = 0 for every
-// codeword y; its rows are independent (a scaled Vandermonde matrix), so the
-// codewords are exactly its kernel.
-//
-// If y = c + e with c a codeword and e the errors, the syndrome S = H·y = H·e
-// is S_k = Σ_{i∈E} (v_i·e_i)·x_i^k: a sum of powers of the "locators" x_i of
-// the bad shares. Berlekamp–Massey finds the shortest linear recurrence the
-// sequence S_0…S_{r−1} obeys; when at most ⌊r/2⌋ shares are wrong, its
-// connection polynomial is Λ(z) = Π_{i∈E}(1 − x_i·z), whose roots give the
-// bad shares.
-//
-// The syndrome depends on the errors only, never on the secret. Computing it
-// uses the engine and is constant time; what follows branches on it, which
-// tells an observer about the errors (which Verify reports anyway) and nothing
-// about the secret. Interpolating the secret in CombineRobust goes through the
-// engine again and is constant time.
+// The error-correcting decoder itself (syndromes, Berlekamp–Massey) is in
+// unique.go, shared with the SSMS key shares and chunks.
 
 // Verify checks that parts, made by [Split] (or by Vault's shamir package)
 // with the given threshold, agree on one secret: that at every byte position
@@ -150,14 +131,16 @@ func decodeCopies(parts [][]byte, t int) (xs []byte, ys [][]byte, bad []BadShare
 	if n := countX(vs); n < t {
 		return nil, nil, nil, errTooFewDistinct(n, t)
 	}
-	single := singleX(vs)
-	if len(single) < t {
+	vs, dups = byX(vs, dups)
+	// The search of unique.go: the first value of the first t x, then the
+	// values alone at their x that the decoder does not flag. No subsets:
+	// what is accepted is unique, and beyond the bound nothing is.
+	k := &partKind{vs: vs, t: t}
+	var w walk
+	if !w.search(k, t, 0) {
 		return nil, nil, nil, inconsistent(len(parts), t)
 	}
-	on, ok := judgeParts(vs, single, t)
-	if !ok {
-		return nil, nil, nil, inconsistent(len(parts), t)
-	}
+	on := k.on
 	for i, v := range vs {
 		if !on[i] {
 			bad = append(bad, BadShare{Position: v.pos, Reason: Inconsistent})
@@ -250,54 +233,74 @@ func countX(vs []partVariant) int {
 	return n
 }
 
-// singleX returns the places in vs of the variants whose x no other
-// variant has.
-func singleX(vs []partVariant) []int {
-	var count [256]int
-	for _, v := range vs {
-		count[v.x]++
+// byX returns vs sorted by x (among equal x, by position), and dups with
+// the places of their variants in it.
+func byX(vs []partVariant, dups []partCopy) ([]partVariant, []partCopy) {
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
 	}
-	var single []int
-	for i, v := range vs {
-		if count[v.x] == 1 {
-			single = append(single, i)
-		}
+	slices.SortStableFunc(order, func(a, b int) int { return int(vs[a].x) - int(vs[b].x) })
+	sorted := make([]partVariant, len(vs))
+	inv := make([]int, len(vs))
+	for k, i := range order {
+		sorted[k], inv[i] = vs[i], k
 	}
-	return single
+	for i := range dups {
+		dups[i].of = inv[dups[i].of]
+	}
+	return sorted, dups
 }
 
-// judgeParts decodes the parts choice (distinct x), and reports which of vs
-// lie on the polynomial found, and whether it is accepted: a >= t + e.
-func judgeParts(vs []partVariant, choice []int, t int) ([]bool, bool) {
-	xs := make([]byte, len(choice))
-	ys := make([][]byte, len(choice))
-	for i, j := range choice {
-		xs[i], ys[i] = vs[j].x, vs[j].y
+// A partKind is plain parts as the search of unique.go sees them: the
+// distinct parts, by x; a try interpolates t of them and compares the
+// others (agreeParts), and on holds the agreement of the polynomial
+// accepted.
+type partKind struct {
+	vs []partVariant
+	t  int
+	on []bool
+}
+
+func (k *partKind) count() int      { return len(k.vs) }
+func (k *partKind) x(i int) int     { return int(k.vs[i].x) }
+func (k *partKind) member(int) bool { return true }
+
+// locate returns t of single (distinct x) that the error-correcting
+// decoder does not flag, or nil.
+func (k *partKind) locate(single []int) []int {
+	xs := make([]byte, len(single))
+	ys := make([][]byte, len(single))
+	for i, j := range single {
+		xs[i], ys[i] = k.vs[j].x, k.vs[j].y
 	}
-	wrong, ok := findBad(xs, ys, t)
+	wrong, ok := findBad(xs, ys, k.t)
 	if !ok {
-		return nil, false
+		return nil
 	}
-	if len(choice) == len(vs) {
-		// One part per x: the decoder's own bound is a >= t + e, and the
-		// parts off the polynomial are those it found.
-		on := make([]bool, len(vs))
-		for i := range on {
-			on[i] = true
-		}
-		for _, w := range wrong {
-			on[choice[w]] = false
-		}
-		return on, true
-	}
-	var px []byte
-	var py [][]byte
-	for i := range xs {
-		if len(px) < t && !slices.Contains(wrong, i) {
-			px, py = append(px, xs[i]), append(py, ys[i])
+	var sub []int
+	for i, j := range single {
+		if len(sub) < k.t && !slices.Contains(wrong, i) {
+			sub = append(sub, j)
 		}
 	}
-	return agreeParts(vs, px, py, t)
+	if len(sub) < k.t {
+		return nil
+	}
+	return sub
+}
+
+func (k *partKind) try(sub []int) bool {
+	px := make([]byte, len(sub))
+	py := make([][]byte, len(sub))
+	for i, j := range sub {
+		px[i], py[i] = k.vs[j].x, k.vs[j].y
+	}
+	on, ok := agreeParts(k.vs, px, py, k.t)
+	if ok {
+		k.on = on
+	}
+	return ok
 }
 
 // agreeParts reports which of vs lie on the polynomial through the t
@@ -320,22 +323,14 @@ func agreeParts(vs []partVariant, px []byte, py [][]byte, t int) ([]bool, bool) 
 		interpolate(vals, targets, px, py)
 	}
 	on := make([]bool, len(vs))
-	a, e := 0, 0
-	var seen []byte
 	for i, v := range vs {
 		want := py[max(0, slices.Index(px, v.x))]
 		if k := slices.Index(targets, v.x); k >= 0 {
 			want = vals[k]
 		}
 		on[i] = subtle.ConstantTimeCompare(want, v.y) == 1
-		switch {
-		case !on[i]:
-			e++
-		case !slices.Contains(seen, v.x):
-			seen = append(seen, v.x)
-			a++
-		}
 	}
+	a, e := support(len(vs), func(i int) byte { return vs[i].x }, on)
 	return on, a >= t+e
 }
 
@@ -371,333 +366,4 @@ func parsePartsThreshold(parts [][]byte, threshold int) (xs []byte, ys [][]byte,
 		return nil, nil, err
 	}
 	return parseParts(parts)
-}
-
-// parityCheck returns the (len(xs)−t)×len(xs) matrix H[k][i] = v_i·x_i^k,
-// v_i = 1/Π_{j≠i}(x_i − x_j), whose kernel is the values at xs of the
-// polynomials of degree < t. The x coordinates must be distinct.
-func parityCheck(xs []byte, t int) []byte {
-	m, r := len(xs), len(xs)-t
-	h := make([]byte, r*m)
-	for i, xi := range xs {
-		d := byte(1)
-		for j, xj := range xs {
-			if j != i {
-				d = gfMulPublic(d, xi^xj)
-			}
-		}
-		v := gfInvPublic(d)
-		for k := range r {
-			h[k*m+i] = v
-			v = gfMulPublic(v, xi)
-		}
-	}
-	return h
-}
-
-// findBad returns the smallest set of parts, of at most ⌊(m−t)/2⌋, outside
-// which all parts are consistent (nil if all are), in increasing order, and
-// whether there is one.
-//
-// It keeps a set B of parts known to be bad, initially empty, and checks the
-// parts outside B at every position. At a position where they are
-// inconsistent, it decodes that position with all m parts; the parts found
-// wrong there must be in every set that works, and at least one is not yet
-// in B (else the parts outside B would be consistent there). It adds them to
-// B and checks again with the parts outside the new B. A position where the
-// parts outside B were consistent needs no second look: so are the fewer
-// parts outside a larger B. So the consistent common case is one pass of
-// the engine, and a part that is bad everywhere costs one decode, not one
-// per byte.
-//
-// The pass is cut into the engine's parallel chunks, checked on up to
-// GOMAXPROCS goroutines; each chunk stops at its first inconsistent
-// position, and the lowest of those is decoded. Then the chunks that
-// stopped go on from where they stopped, with the new B.
-//
-// The check needs some parity-check matrix of the parts outside B, not
-// necessarily H: the cheapest is the systematic one. With the first t of them
-// as T and the others as R, the parts are consistent exactly when
-// L·y_T = y_R, L the Lagrange matrix from T's x coordinates to R's; so
-// y_R + L·y_T is a syndrome that costs |R|·t multiply-adds per byte instead
-// of |R|·m. Like H·y, it is zero on the shares and depends on the errors
-// alone.
-func findBad(xs []byte, ys [][]byte, t int) (bad []int, ok bool) {
-	return findBadScaled(xs, ys, t, nil)
-}
-
-// findBadScaled is findBad for a generalized Reed–Solomon code: the rows ys
-// are consistent when, at every position, scale[i]·ys[i] are the values at
-// xs of one polynomial of degree < t. The scale factors are public and not
-// zero; nil means all ones. SSMS's systematic Cauchy code is one
-// (ssms_decode.go).
-//
-// The checks scale accordingly: y_R = L·y_T becomes
-// y_R = diag(1/scale_R)·L·diag(scale_T)·y_T, and H's column i is multiplied
-// by scale[i].
-func findBadScaled(xs []byte, ys [][]byte, t int, scale []byte) (bad []int, ok bool) {
-	m, n := len(xs), len(ys[0])
-	if m == t {
-		return nil, true
-	}
-	maxBad := (m - t) / 2
-	var h *matrix // the parity checks H of all parts, for decodeAt
-
-	c := &consistency{
-		ys: ys,
-		t:  t,
-		// Each part found bad costs a second look at the rest of a block
-		// in each chunk that stopped. Blocks of blockSize/(maxBad+1) bound
-		// those to about one block per chunk in all, however many parts
-		// are bad.
-		block: min(n, max(256, blockSize/(maxBad+1))),
-		next:  make([]int, (n+parallelChunk-1)/parallelChunk),
-	}
-	for i := range c.next {
-		c.next[i] = i * parallelChunk
-	}
-	var isBad [256]bool
-	good := make([]int, 0, m) // the parts outside B: T, then R
-	for {
-		var goodX [255]byte
-		good = good[:0]
-		for i := range m {
-			if !isBad[i] {
-				goodX[len(good)] = xs[i]
-				good = append(good, i)
-			}
-		}
-		var coefBuf [64]byte
-		coef := lagrange(coefBuf[:0], goodX[:t], goodX[t:len(good)])
-		if scale != nil {
-			for r, i := range good[t:] {
-				inv := gfInvPublic(scale[i])
-				for c, j := range good[:t] {
-					coef[r*t+c] = gfMulPublic(coef[r*t+c], gfMulPublic(scale[j], inv))
-				}
-			}
-		}
-		c.good = good
-		c.check = newMatrix(active, coef, len(good)-t, t)
-		col := c.pass()
-		if col < 0 {
-			break
-		}
-		if h == nil {
-			hc := parityCheck(xs, t)
-			if scale != nil {
-				for k := range m - t {
-					for i := range m {
-						hc[k*m+i] = gfMulPublic(hc[k*m+i], scale[i])
-					}
-				}
-			}
-			h = newMatrix(active, hc, m-t, m)
-		}
-		wrong, ok := decodeAt(h, xs, ys, col)
-		if !ok {
-			return nil, false
-		}
-		added := false
-		for _, i := range wrong {
-			if !isBad[i] {
-				isBad[i], added = true, true
-				bad = append(bad, i)
-			}
-		}
-		// added is always true by the argument above; checking it
-		// keeps a mistake from becoming an endless loop.
-		if !added || len(bad) > maxBad {
-			return nil, false
-		}
-	}
-	slices.Sort(bad)
-	return bad, true
-}
-
-// A consistency check of the parts good (T = good[:t], R = good[t:]): the
-// syndrome y_R + check·y_T, computed over the engine's parallel chunks, a
-// block of columns at a time.
-type consistency struct {
-	check *matrix
-	good  []int
-	ys    [][]byte
-	t     int
-	block int
-
-	// next[i] is where the check of chunk i goes on: the chunk's end once
-	// the parts are consistent there.
-	next []int
-}
-
-// pass checks every chunk from where its check stopped, on up to GOMAXPROCS
-// goroutines, and returns the first column where the parts are
-// inconsistent, or -1. Each chunk stops at its first inconsistent column.
-func (c *consistency) pass() int {
-	n := len(c.ys[0])
-	forChunks(n, func() (func(i, lo, hi int), func()) {
-		rows := make([][]byte, len(c.good))
-		buf := make([]byte, (len(c.good)-c.t)*c.block)
-		return func(i, _, hi int) {
-			if c.next[i] < hi {
-				c.next[i] = c.first(rows, buf, c.next[i], hi)
-				// The scratch only ever holds syndromes, which depend
-				// on the errors alone; cleared anyway, as an error is a
-				// difference of share bytes.
-				clear(buf)
-			}
-		}, nil
-	})
-	for i, col := range c.next {
-		if col < min(n, (i+1)*parallelChunk) {
-			return col
-		}
-	}
-	return -1
-}
-
-// first returns the first column in [lo, hi) where the parts are
-// inconsistent, or hi. rows has room for len(c.good) row headers, and buf
-// for len(c.good)−t blocks.
-func (c *consistency) first(rows [][]byte, buf []byte, lo, hi int) int {
-	t, rest := c.t, c.good[c.t:]
-	ins, synd := rows[:t], rows[t:len(c.good)]
-	for off := lo; off < hi; off += c.block {
-		bn := min(c.block, hi-off)
-		for j, i := range c.good[:t] {
-			ins[j] = c.ys[i][off : off+bn]
-		}
-		for k, i := range rest {
-			synd[k] = buf[k*c.block : k*c.block+bn]
-			copy(synd[k], c.ys[i][off:off+bn])
-		}
-		c.check.apply(ins, synd, 0, bn, true)
-		if col := firstNonZero(synd, 0, bn); col >= 0 {
-			return off + col
-		}
-	}
-	return hi
-}
-
-// firstNonZero returns the first column in [from, to) where a row is not
-// zero, or -1.
-func firstNonZero(rows [][]byte, from, to int) int {
-	first := to
-	for _, row := range rows {
-		i := from
-		for ; i+8 <= first; i += 8 {
-			if binary.LittleEndian.Uint64(row[i:]) != 0 {
-				break
-			}
-		}
-		for ; i < first; i++ {
-			if row[i] != 0 {
-				first = i
-				break
-			}
-		}
-	}
-	if first == to {
-		return -1
-	}
-	return first
-}
-
-// syndromeAt returns H·y for the byte position col of ys, h holding H: the
-// engine applies H to rows of one byte, so the secret bytes of y only meet
-// its kernels.
-func syndromeAt(h *matrix, ys [][]byte, col int) []byte {
-	ins := make([][]byte, len(ys))
-	for i, y := range ys {
-		ins[i] = y[col : col+1]
-	}
-	s := make([]byte, h.rows)
-	outs := make([][]byte, h.rows)
-	for k := range outs {
-		outs[k] = s[k : k+1]
-	}
-	h.apply(ins, outs, 0, 1, false)
-	return s
-}
-
-// decodeAt returns the parts that are wrong at byte position col, given that
-// at most ⌊(m−t)/2⌋ are, or false if no such set of parts explains the
-// syndrome.
-//
-// From the syndrome on, everything depends on the errors alone, never on
-// the secret: gfMul below and in berlekampMassey multiplies syndromes, the
-// connection polynomial they give and public x coordinates, so it is no
-// loop over secret bytes (and is constant time anyway).
-func decodeAt(h *matrix, xs []byte, ys [][]byte, col int) (wrong []int, ok bool) {
-	s := syndromeAt(h, ys, col)
-	r := len(s)
-	lambda := berlekampMassey(s)
-	errs := len(lambda) - 1
-	if errs == 0 || 2*errs > r {
-		return nil, false
-	}
-	// x_i is a locator when Λ(1/x_i) = 0, that is when
-	// x_i^L·Λ(1/x_i) = Σ_j Λ_j·x_i^(L−j) = 0 (x_i ≠ 0): evaluate by Horner.
-	// Λ has at most L roots; finding L of them among the x coordinates means
-	// Λ = Π(1 − x_i·z) over them, so S is a combination of their powers
-	// alone (with non-zero weights, as no shorter recurrence exists): the
-	// errors are at those parts and nowhere else.
-	for i, x := range xs {
-		var v byte
-		for _, c := range lambda {
-			v = gfMul(v, x) ^ c
-		}
-		if v == 0 {
-			wrong = append(wrong, i)
-		}
-	}
-	if len(wrong) != errs {
-		return nil, false
-	}
-	return wrong, true
-}
-
-// berlekampMassey returns the connection polynomial Λ, Λ_0 = 1, of the
-// shortest linear recurrence S_k = Σ_{j=1}^{L} Λ_j·S_{k−j} (in characteristic
-// 2, − is +) that generates s, as its L+1 coefficients. s is a syndrome,
-// which depends on the errors only, not on the secret: its multiplications
-// are not over secret bytes.
-func berlekampMassey(s []byte) []byte {
-	n := len(s)
-	c := make([]byte, n+1) // the current connection polynomial
-	b := make([]byte, n+1) // c as it was before the last length change
-	tmp := make([]byte, n+1)
-	c[0], b[0] = 1, 1
-	l := 0        // the length of the recurrence c describes
-	shift := 1    // how many steps ago b was current
-	db := byte(1) // the discrepancy that made b obsolete
-	for k := range n {
-		// The discrepancy: how far c's prediction of s[k] is off.
-		d := s[k]
-		for j := 1; j <= l; j++ {
-			d ^= gfMul(c[j], s[k-j])
-		}
-		if d == 0 {
-			shift++
-			continue
-		}
-		// c − (d/db)·z^shift·b predicts s[0…k] correctly.
-		q := gfMul(d, gfInv(db))
-		lengthen := 2*l <= k
-		if lengthen {
-			copy(tmp, c)
-		}
-		for j := shift; j <= n; j++ {
-			c[j] ^= gfMul(q, b[j-shift])
-		}
-		if lengthen {
-			l = k + 1 - l
-			b, tmp = tmp, b
-			db = d
-			shift = 1
-		} else {
-			shift++
-		}
-	}
-	return c[:l+1]
 }

@@ -139,7 +139,7 @@ func heldOfFile(path string) (heldShare, error) {
 		return heldShare{}, fileError(err)
 	}
 	defer f.Close()
-	head := make([]byte, 128)
+	head := make([]byte, ssmsHeadLen)
 	n, _ := io.ReadFull(f, head)
 	info, err := shamir.InspectSSMS(head[:n])
 	if err != nil {

@@ -117,7 +117,7 @@ func reprotect(path string, ids []age.Identity, h *holder, quiet bool) error {
 		return openError(path, err, len(ids))
 	}
 	dr := bufio.NewReaderSize(d, copyBufSize)
-	if _, err := dr.Peek(128); err != nil && err != io.EOF {
+	if _, err := dr.Peek(ssmsHeadLen); err != nil && err != io.EOF {
 		return fmt.Errorf("decrypting %s: %v", quote(path), err)
 	}
 	what, err := shareKind(dr)
@@ -223,7 +223,7 @@ func openError(path string, err error, ids int) error {
 // it, and says which: an SSMS share file, or a Vault-format share (a line
 // of text).
 func shareKind(r *bufio.Reader) (string, error) {
-	head, _ := r.Peek(128)
+	head, _ := r.Peek(ssmsHeadLen)
 	if info, err := shamir.InspectSSMS(head); err == nil {
 		return fmt.Sprintf("SSMS share %d of split %v", info.Index+1, info.SplitID), nil
 	}

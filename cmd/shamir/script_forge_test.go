@@ -10,19 +10,22 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// The offsets of an SSMS share (version 3, docs/FORMAT.md) that forge
+// The offsets of an SSMS share (version 4, docs/FORMAT.md) that forge
 // rewrites.
 const (
-	forgeSplitID    = 13 // 16 bytes
-	forgeGeneration = 30 // 4 bytes; the end of the record CRCs' seed
-	forgeHeaderCRC  = 82 // CRC-32C of bytes 0…81
-	forgeHeaderSize = 86
+	forgeSplitID    = 13  // 16 bytes
+	forgeGeneration = 30  // 4 bytes; the end of the record CRCs' seed
+	forgeKeyCheck   = 50  // 16 bytes, then the 32-byte public key
+	forgeSignature  = 98  // 64 bytes, over bytes 0…97
+	forgeHeaderCRC  = 194 // CRC-32C of bytes 0…193
+	forgeHeaderSize = 198
 )
 
 // cmdForge is the outsider's attack on a split: shares of a split of their
 // own, made with the library, under the split ID (and generation) of a
-// genuine share, every CRC recomputed, so that only the split's key, which
-// the ID commits to, tells them apart.
+// genuine share, with its key check and public key copied (all public),
+// every CRC recomputed, so that only the signature, which the outsider
+// made with their own key, tells them apart.
 //
 //	forge GENUINE SECRET T OUT...
 //
@@ -51,6 +54,7 @@ func cmdForge(ts *testscript.TestScript, neg bool, args []string) {
 	for i, s := range shares {
 		copy(s[forgeSplitID:], genuine[forgeSplitID:forgeSplitID+16])
 		copy(s[forgeGeneration:], genuine[forgeGeneration:forgeGeneration+4])
+		copy(s[forgeKeyCheck:forgeSignature], genuine[forgeKeyCheck:forgeSignature])
 		be.BigEndian.PutUint32(s[forgeHeaderCRC:], crc32.Checksum(s[:forgeHeaderCRC], castagnoli))
 		// The one record: its CRC continues that of the header up to the
 		// generation with the chunk number (0, 8 bytes) and the record.

@@ -69,7 +69,7 @@ func (k *keptShare) Write(p []byte) (int, error) {
 func (k *keptShare) whole() bool { return k.n == int64(len(k.head)) }
 
 // ssmsHeadLen is enough of an SSMS share file for its header.
-const ssmsHeadLen = 128
+const ssmsHeadLen = 198 // docs/FORMAT.md, format 4
 
 // openSinks starts the ways out of the shares of a split with options o:
 // their files in dir, through set. A split to Vault-format text without

@@ -24,7 +24,6 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // SSMS header fields used here (docs/FORMAT.md, Header).
 const (
-	ssmsHeaderLen  = 86
 	ssmsAEAD       = 7
 	ssmsThreshold  = 8
 	ssmsChunkSize  = 9
@@ -39,7 +38,7 @@ var errShareDamaged = errors.New("damaged")
 // to w, and checks it on its own. The error says where it fails.
 func checkShareAlone(r io.Reader, w io.Writer) error {
 	br := bufio.NewReaderSize(io.TeeReader(r, w), copyBufSize)
-	h := make([]byte, ssmsHeaderLen)
+	h := make([]byte, ssmsHeadLen)
 	if _, err := io.ReadFull(br, h); err != nil {
 		return fmt.Errorf("%w: its header is cut short", errShareDamaged)
 	}

@@ -32,7 +32,9 @@ func TestQRFinderGrid(t *testing.T) {
 		if tc.stripes {
 			data = pngtest.FinderStripes(tc.side, tc.module)
 		}
-		if len(data) > 20<<10 {
+		// The 17 KB: Go 1.26's compress/flate makes 16 KB of the
+		// largest grid, Go 1.27's 25 KB of the same pixels.
+		if len(data) > 32<<10 {
 			t.Fatalf("%d px, module %d: %d bytes", tc.side, tc.module, len(data))
 		}
 		var s qrSearch

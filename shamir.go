@@ -271,28 +271,34 @@ func vandermonde(dst, xs []byte, t int) []byte {
 // in GF(2^8), subtraction is XOR. No factor is zero, so the products and
 // quotients are sums and differences of logarithms modulo 255, the order of
 // the multiplicative group. All the points are public.
+//
+// It looks up each logarithm once and reduces each sum once: a short
+// secret's Split and Combine spend a good part of their time here.
 func lagrange(dst, known, targets []byte) []byte {
-	var logDBuf [255]byte // log D_j mod 255
-	logD := logDBuf[:len(known)]
+	var logDBuf, logTBuf [255]byte
+	logD := logDBuf[:len(known)] // log D_j mod 255
 	for j, xj := range known {
 		d := uint(0)
-		for m, xm := range known {
-			if m != j {
-				d += uint(logTable[xj^xm])
-			}
+		for _, xm := range known {
+			d += uint(logTable[xj^xm]) // logTable[0] = 0: the term m = j adds nothing
 		}
 		logD[j] = byte(d % 255)
 	}
+	logT := logTBuf[:len(known)] // log (targets[i] − known[j])
 	for _, x := range targets {
 		logN := uint(0)
-		for _, xm := range known {
-			logN += uint(logTable[x^xm])
+		for j, xj := range known {
+			l := logTable[x^xj]
+			logT[j] = l
+			logN += uint(l)
 		}
 		logN %= 255
-		for j, xj := range known {
-			// Three terms below 255, so nothing goes negative.
-			e := logN + 255 - uint(logTable[x^xj]) + 255 - uint(logD[j])
-			dst = append(dst, expTable[e%255])
+		for j := range known {
+			e := logN + 510 - uint(logT[j]) - uint(logD[j]) // in [2, 765)
+			if e >= 510 {
+				e -= 510 // expTable covers [0, 510)
+			}
+			dst = append(dst, expTable[e])
 		}
 	}
 	return dst

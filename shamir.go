@@ -99,8 +99,8 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	// The shares' buffer first serves randomXs as scratch for its random
 	// bytes, sparing an allocation.
 	buf, shares := allocShares(n, parts)
-	var xsBuf [255]byte
-	xs := xsBuf[:parts]
+	var xsBuf [1 + 255]byte // 0, then the shares' x coordinates
+	xs := xsBuf[1 : 1+parts]
 	err := randomXs(rng, xs, buf[:xsScratch])
 	clear(buf[:xsScratch])
 	if err != nil {
@@ -120,9 +120,8 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	var coef []byte
 	outs := shares
 	if byLagrange := (parts-t+1)*t < parts*(t-1); byLagrange {
-		var known [255]byte // 0, then the first t−1 x coordinates
-		copy(known[1:], xs[:t-1])
-		coef = lagrange(coefBuf[:0], known[:t], xs[t-1:])
+		known := xsBuf[:t] // 0, then the first t−1 x coordinates
+		coef = lagrange(coefBuf[:0], known, xs[t-1:])
 		ins = append(ins, shares[:t-1]...)
 		outs = shares[t-1:]
 	} else {
@@ -275,33 +274,50 @@ func vandermonde(dst, xs []byte, t int) []byte {
 // It looks up each logarithm once and reduces each sum once: a short
 // secret's Split and Combine spend a good part of their time here.
 func lagrange(dst, known, targets []byte) []byte {
-	var logDBuf, logTBuf [255]byte
-	logD := logDBuf[:len(known)] // log D_j mod 255
+	at := len(dst)
+	dst = slices.Grow(dst, len(targets)*len(known))[:at+len(targets)*len(known)]
+	// Scratch on the stack, and small for small schemes: Go clears it, and
+	// clearing 510 bytes would cost a short secret's Combine more than the
+	// arithmetic.
+	if len(known) <= smallParts {
+		var logD, logT [smallParts]byte
+		lagrangeInto(dst[at:], known, targets, logD[:], logT[:])
+	} else {
+		var logD, logT [255]byte
+		lagrangeInto(dst[at:], known, targets, logD[:], logT[:])
+	}
+	return dst
+}
+
+// lagrangeInto is lagrange writing the matrix to m, with scratch logD and
+// logT of at least len(known) bytes.
+func lagrangeInto(m, known, targets, logD, logT []byte) {
+	logD, logT = logD[:len(known)], logT[:len(known)]
 	for j, xj := range known {
 		d := uint(0)
 		for _, xm := range known {
 			d += uint(logTable[xj^xm]) // logTable[0] = 0: the term m = j adds nothing
 		}
-		logD[j] = byte(d % 255)
+		logD[j] = byte(d % 255) // log D_j mod 255
 	}
-	logT := logTBuf[:len(known)] // log (targets[i] − known[j])
 	for _, x := range targets {
 		logN := uint(0)
 		for j, xj := range known {
-			l := logTable[x^xj]
+			l := logTable[x^xj] // log (x − known[j])
 			logT[j] = l
 			logN += uint(l)
 		}
 		logN %= 255
-		for j := range known {
+		row := m[:len(known)]
+		for j := range row {
 			e := logN + 510 - uint(logT[j]) - uint(logD[j]) // in [2, 765)
 			if e >= 510 {
 				e -= 510 // expTable covers [0, 510)
 			}
-			dst = append(dst, expTable[e])
+			row[j] = expTable[e]
 		}
+		m = m[len(known):]
 	}
-	return dst
 }
 
 // interpolate sets, at every byte position, outs[i] to the value at
@@ -341,24 +357,39 @@ func Combine(parts [][]byte) ([]byte, error) {
 // the AEADs of [crypto/cipher] do when asked to write over their input.
 func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 	var xsBuf [smallParts]byte
-	var ysBuf [smallParts][]byte
-	xs, ys, err := appendParts(xsBuf[:0], ysBuf[:0], parts)
+	xs, err := appendXs(xsBuf[:0], parts)
 	if err != nil {
 		return nil, err
 	}
-	ret, secret := grow(dst, len(ys[0]))
-	for _, p := range parts {
-		if overlaps(secret, p) {
-			panic("shamir: AppendCombine would write the secret over a part")
+	n := len(parts[0]) - ShareOverhead
+	ret, secret := grow(dst, n)
+	if cap(dst)-len(dst) >= n { // the secret is in dst's memory, which a part may share
+		for _, p := range parts {
+			if overlaps(secret, p) {
+				panic("shamir: AppendCombine would write the secret over a part")
+			}
 		}
 	}
-	interpolate([][]byte{secret}, []byte{0}, xs, ys)
+	var coefBuf [smallParts]byte
+	outs := [1][]byte{secret}
+	// The parts are the input rows as they are: the engine reads their first
+	// n bytes, the y bytes.
+	p := &product{coef: lagrange(coefBuf[:0], xs, atZero[:]), ins: parts, outs: outs[:], n: n}
+	p.run(nil) // without random rows, it cannot fail
 	return ret, nil
 }
+
+// atZero is the x coordinate of the secret, the target of Combine's
+// interpolation.
+var atZero = [1]byte{0}
 
 // grow extends b by n bytes, reallocating if it has no room, and returns
 // the extended slice and its last n bytes.
 func grow(b []byte, n int) (ret, tail []byte) {
+	if cap(b) == 0 {
+		ret = make([]byte, n) // cheaper than growing
+		return ret, ret
+	}
 	ret = slices.Grow(b, n)[:len(b)+n]
 	return ret, ret[len(b):]
 }
@@ -371,33 +402,51 @@ func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
 
 // appendParts is parseParts appending to xs and ys.
 func appendParts(xs []byte, ys [][]byte, parts [][]byte) ([]byte, [][]byte, error) {
+	xs, err := appendXs(xs, parts)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := len(parts[0]) - ShareOverhead
+	for _, p := range parts {
+		ys = append(ys, p[:n])
+	}
+	return xs, ys, nil
+}
+
+// appendXs checks parts as Combine does, in Vault's order, and appends
+// their x coordinates to xs.
+func appendXs(xs []byte, parts [][]byte) ([]byte, error) {
 	if len(parts) < 2 {
-		return nil, nil, errTooFewParts
+		return nil, errTooFewParts
 	}
 	size := len(parts[0])
 	if size < 2 {
-		return nil, nil, errPartTooShort
-	}
-	for _, p := range parts[1:] {
-		if len(p) != size {
-			return nil, nil, errLengthMismatch
-		}
+		return nil, errPartTooShort
 	}
 	n := size - ShareOverhead
+	at := len(xs)
+	xs = slices.Grow(xs, len(parts))[:at+len(parts)]
+	// One pass: Vault checks every length before it looks for duplicates,
+	// so a duplicate is only reported after the loop.
 	var seen [4]uint64 // a bit per x coordinate: 32 bytes to clear, not 256
-	for _, p := range parts {
+	dup := false
+	for i, p := range parts {
+		if len(p) != size {
+			return nil, errLengthMismatch
+		}
 		x := p[n]
 		bit := uint64(1) << (x & 63)
-		if seen[x>>6]&bit != 0 {
-			return nil, nil, errDuplicatePart
-		}
+		dup = dup || seen[x>>6]&bit != 0
 		seen[x>>6] |= bit
-		xs, ys = append(xs, x), append(ys, p[:n])
+		xs[at+i] = x
+	}
+	if dup {
+		return nil, errDuplicatePart
 	}
 	// Vault checks for duplicates and then uses the parts; x = 0 is this
 	// package's own refusal, so it comes after every check Vault makes.
 	if seen[0]&1 != 0 {
-		return nil, nil, errZeroX
+		return nil, errZeroX
 	}
-	return xs, ys, nil
+	return xs, nil
 }

@@ -162,6 +162,10 @@ func TestCombineErrors(t *testing.T) {
 		{"duplicate", [][]byte{shares[0], shares[1], shares[0]}, errDuplicatePart},
 		{"same x", [][]byte{shares[2], append(bytes.Clone(shares[3][:6]), shares[2][6])}, errDuplicatePart},
 		{"x = 0", [][]byte{shares[0], zeroX}, errZeroX},
+		// Vault checks every length, then the duplicates, then (this
+		// package) x = 0, whatever the order of the parts.
+		{"duplicate before a shorter part", [][]byte{shares[0], shares[0], shares[1][:3]}, errLengthMismatch},
+		{"x = 0 before a duplicate", [][]byte{zeroX, shares[0], shares[0]}, errDuplicatePart},
 		{"256 parts", many, errDuplicatePart},
 	}
 	for _, c := range cases {

@@ -522,6 +522,14 @@ func TestShareStride(t *testing.T) {
 				t.Fatalf("n=%d: share %d has len %d, cap %d", n, i, len(s), cap(s))
 			}
 		}
+		// Appending to a share or to the list changes no other share.
+		if cap(shares) != len(shares) {
+			t.Fatalf("n=%d: the list of shares has room for %d more", n, cap(shares)-len(shares))
+		}
+		second := bytes.Clone(shares[1])
+		if grown := append(shares[0], 0xff, 0xff); &grown[0] == &shares[0][0] || !bytes.Equal(shares[1], second) {
+			t.Fatalf("n=%d: appending to share 0 did not reallocate it", n)
+		}
 	}
 }
 

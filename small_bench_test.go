@@ -18,7 +18,7 @@ import (
 // now do that work too, at its cheapest:
 //
 //   - Split: the shares, allocated as Split allocates them (allocShares:
-//     one buffer and the headers, two objects, the least Vault's [][]byte
+//     the buffer and the headers in one object, the least Vault's [][]byte
 //     allows); one randomness request (newRandom, release); five distinct,
 //     non-zero, uniform x coordinates, drawn 8 bytes at a time into the
 //     shares' buffer, with 0 and duplicates rejected (no shuffle, no bytes

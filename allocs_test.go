@@ -54,7 +54,7 @@ func TestAllocs(t *testing.T) {
 		parallel         counts // over w goroutines: these + 2w
 	}{
 		{"32B_n5_t3", 32, 5, 3, counts{1, 1, 0}, counts{}},
-		{"32B_n10_t5", 32, 10, 5, counts{2, 1, 0}, counts{}},
+		{"64B_n5_t3", 64, 5, 3, counts{2, 1, 0}, counts{}},
 		{"1MiB_n5_t3", 1 << 20, 5, 3, counts{11, 1, 0}, counts{15, 4, 3}},
 		{"1MiB_n10_t10", 1 << 20, 10, 10, counts{11, 1, 0}, counts{15, 4, 3}},
 	} {

@@ -102,7 +102,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	var xsBuf [1 + 255]byte // 0, then the shares' x coordinates
 	xs := xsBuf[1 : 1+parts]
 	err := randomXs(rng, xs, buf[:xsScratch])
-	clear(buf[:xsScratch])
+	// The shares' bytes are all written below; the rest of the buffer, if
+	// any, is cleared of the random bytes randomXs drew.
+	clear(buf[parts*shareStride(n):])
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +124,9 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if byLagrange := (parts-t+1)*t < parts*(t-1); byLagrange {
 		known := xsBuf[:t] // 0, then the first t−1 x coordinates
 		coef = lagrange(coefBuf[:0], known, xs[t-1:])
-		ins = append(ins, shares[:t-1]...)
+		for _, s := range shares[:t-1] {
+			ins = append(ins, s) // one at a time: no bulk write barrier
+		}
 		outs = shares[t-1:]
 	} else {
 		coef = vandermonde(coefBuf[:0], xs, t)
@@ -330,9 +334,10 @@ func lagrangeInto(m, known, targets, logD, logT []byte) {
 		row := m[:len(known)]
 		for j := range row {
 			e := logN + 510 - uint(logT[j]) - uint(logD[j]) // in [2, 765)
-			if e >= 510 {
-				e -= 510 // expTable covers [0, 510)
-			}
+			// expTable covers [0, 510): take 510 off when e is beyond,
+			// without a branch, which the random x coordinates of Split
+			// would make the processor mispredict half the time.
+			e -= 510 & uint((509-int(e))>>63)
 			row[j] = expTable[e]
 		}
 		m = m[len(known):]

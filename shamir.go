@@ -95,11 +95,26 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if len(secret) == 0 {
 		return nil, errEmptySecret
 	}
+	// Scratch on the stack, small for small schemes: Go clears it, which
+	// would cost a short secret's Split more than some of its work.
+	if parts <= 8 {
+		var xsBuf [1 + 8]byte
+		var insBuf [8][]byte
+		return splitWith(secret, parts, threshold, rng, xsBuf[:], insBuf[:0])
+	}
+	var xsBuf [1 + 255]byte
+	var insBuf [smallRows][]byte
+	return splitWith(secret, parts, threshold, rng, xsBuf[:], insBuf[:0])
+}
+
+// splitWith is split, after its checks, with scratch xsBuf of 1+parts bytes
+// and room in ins for the headers of its input rows.
+func splitWith(secret []byte, parts, threshold int, rng io.Reader, xsBuf []byte, ins [][]byte) ([][]byte, error) {
 	n, t := len(secret), threshold
 	// The shares' buffer first serves randomXs as scratch for its random
 	// bytes, sparing an allocation.
 	buf, shares := allocShares(n, parts)
-	var xsBuf [1 + 255]byte // 0, then the shares' x coordinates
+	xsBuf[0] = 0 // 0, then the shares' x coordinates
 	xs := xsBuf[1 : 1+parts]
 	err := randomXs(rng, xs, buf[:xsScratch])
 	// The shares' bytes are all written below; the rest of the buffer, if
@@ -117,8 +132,7 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	// interpolating, and scratch (nil rows) for the coefficients when
 	// evaluating.
 	var coefBuf [64]byte
-	var insBuf [smallRows][]byte
-	ins := append(insBuf[:0], secret)
+	ins = append(ins, secret)
 	var coef []byte
 	outs := shares
 	if byLagrange := (parts-t+1)*t < parts*(t-1); byLagrange {

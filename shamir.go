@@ -138,9 +138,7 @@ func splitWith(secret []byte, parts, threshold int, rng io.Reader, xsBuf []byte,
 	if byLagrange := (parts-t+1)*t < parts*(t-1); byLagrange {
 		known := xsBuf[:t] // 0, then the first t−1 x coordinates
 		coef = lagrange(coefBuf[:0], known, xs[t-1:])
-		for _, s := range shares[:t-1] {
-			ins = append(ins, s) // one at a time: no bulk write barrier
-		}
+		ins = append(ins, shares[:t-1]...)
 		outs = shares[t-1:]
 	} else {
 		coef = vandermonde(coefBuf[:0], xs, t)

@@ -406,7 +406,7 @@ func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 			}
 		}
 	}
-	var coefBuf [smallParts]byte
+	var coefBuf [64]byte // on the stack for up to 64 parts
 	outs := [1][]byte{secret}
 	// The parts are the input rows as they are: the engine reads their first
 	// n bytes, the y bytes.

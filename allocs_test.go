@@ -31,8 +31,9 @@ func allocsPerRun(runs int, f func()) float64 {
 // is spread over w = min(GOMAXPROCS, chunks) goroutines.
 //
 // On one goroutine, Split allocates the shares (their buffer and their
-// headers), and for more than one parallel chunk the chunks' keys and their
-// keystreams (two allocations each); Combine allocates the secret,
+// headers: one object for a short secret in few shares, as 32 B in 5, two
+// otherwise), and for more than one parallel chunk the chunks' keys and
+// their keystreams (two allocations each); Combine allocates the secret,
 // AppendCombine nothing. Over w goroutines, a product adds its matrix, one
 // list of row headers and the chunk queue they share, and per goroutine its
 // work function and, but for the caller's, the goroutine's closure.
@@ -52,7 +53,8 @@ func TestAllocs(t *testing.T) {
 		seq              counts // on one goroutine
 		parallel         counts // over w goroutines: these + 2w
 	}{
-		{"32B_n5_t3", 32, 5, 3, counts{2, 1, 0}, counts{}},
+		{"32B_n5_t3", 32, 5, 3, counts{1, 1, 0}, counts{}},
+		{"64B_n5_t3", 64, 5, 3, counts{2, 1, 0}, counts{}},
 		{"1MiB_n5_t3", 1 << 20, 5, 3, counts{11, 1, 0}, counts{15, 4, 3}},
 		{"1MiB_n10_t10", 1 << 20, 10, 10, counts{11, 1, 0}, counts{15, 4, 3}},
 	} {

@@ -90,8 +90,8 @@ type kernel struct {
 	tableSize int
 
 	// maxOut is the largest number of output rows one call to mulRows
-	// accepts, and width the granule of its lengths: mulRows is only called
-	// with n a multiple of width.
+	// accepts, and width the granule of its lengths, a power of two:
+	// mulRows is only called with n a multiple of width.
 	maxOut, width int
 }
 

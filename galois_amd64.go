@@ -7,7 +7,6 @@ package shamir
 import (
 	"encoding/binary"
 	"math/bits"
-	"sync"
 )
 
 // The amd64 kernels. All three hold up to maxOut output accumulators in vector
@@ -65,17 +64,15 @@ func archExpandAll(k *kernel, tab []byte, coef []byte) {
 	case gfni512Kernel:
 		// The matrix of c, which the kernel broadcasts to every 64-bit
 		// lane with an embedded broadcast.
-		t := affineMatrices()
 		for i, c := range coef {
-			binary.LittleEndian.PutUint64(tab[8*i:], t[c])
+			binary.LittleEndian.PutUint64(tab[8*i:], affineTable[c])
 		}
 	case gfni256Kernel:
 		// The matrix four times, a full 256-bit operand: VEX-encoded
 		// GF2P8AFFINEQB has no embedded broadcast.
-		t := affineMatrices()
 		for i, c := range coef {
 			for l := range 4 {
-				binary.LittleEndian.PutUint64(tab[32*i+8*l:], t[c])
+				binary.LittleEndian.PutUint64(tab[32*i+8*l:], affineTable[c])
 			}
 		}
 	case avx2Kernel:
@@ -114,7 +111,8 @@ func archKernels() []*kernel {
 }
 
 // affineMatrix returns the operand of GF2P8AFFINEQB that multiplies each byte
-// by c. Multiplication by c is linear over GF(2), so it is an 8×8 bit matrix
+// by c, as affineTable (galois_affine_amd64.go, made by go generate) holds it
+// for every c; TestAffineTable checks one against the other. Multiplication by c is linear over GF(2), so it is an 8×8 bit matrix
 // whose column k is c·x^k. GF2P8AFFINEQB computes bit i of its result as the
 // parity of x AND byte 7−i of the matrix, so byte 7−i holds row i: bit k of
 // it is bit i of c·x^k.
@@ -135,17 +133,6 @@ func affineMatrix(c byte) uint64 {
 	m ^= t ^ t<<28
 	return bits.ReverseBytes64(m)
 }
-
-// affineMatrices holds affineMatrix(c) for every c, computed on first use:
-// a short secret's Split or Combine needs a few matrices and little else. It
-// is indexed by coefficients, which are public.
-var affineMatrices = sync.OnceValue(func() *[256]uint64 {
-	var t [256]uint64
-	for c := range t {
-		t[c] = affineMatrix(byte(c))
-	}
-	return &t
-})
 
 // checkRows panics unless the call is within the kernel contract the
 // assembly relies on: it would otherwise read or write outside the rows.

@@ -49,6 +49,17 @@ func TestExpansions(t *testing.T) {
 	}
 }
 
+// TestAffineTable checks the generated table against affineMatrix, which
+// derives the same operands another way (TestExpansions checks the table
+// against the field).
+func TestAffineTable(t *testing.T) {
+	for c := range 256 {
+		if got, want := affineTable[c], affineMatrix(byte(c)); got != want {
+			t.Fatalf("affineTable[%#x] = %#016x, affineMatrix gives %#016x", c, got, want)
+		}
+	}
+}
+
 // TestArchKernels checks that the kernels offered match the CPU's features,
 // so that a detection bug cannot silently leave a kernel untested.
 func TestArchKernels(t *testing.T) {

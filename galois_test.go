@@ -213,6 +213,16 @@ func TestKernelNames(t *testing.T) {
 	fmt.Printf("shamir: active kernel %s (this CPU runs %v)\n", active.name, names)
 }
 
+// TestKernelWidths checks that every kernel's width is a power of two, as
+// product.short's mask relies on.
+func TestKernelWidths(t *testing.T) {
+	for _, k := range kernels() {
+		if k.width <= 0 || k.width&(k.width-1) != 0 {
+			t.Errorf("kernel %s: width %d is not a power of two", k.name, k.width)
+		}
+	}
+}
+
 // TestPublicArithmetic checks the table-driven multiplication and inverse
 // (and so the generated tables) against the definition.
 func TestPublicArithmetic(t *testing.T) {
@@ -225,6 +235,9 @@ func TestPublicArithmetic(t *testing.T) {
 		if got, want := gfInvPublic(byte(a)), gfInv(byte(a)); got != want {
 			t.Fatalf("gfInvPublic(%#x) = %#x, want %#x", a, got, want)
 		}
+	}
+	if logTable[0] != 0 {
+		t.Fatalf("logTable[0] = %d, lagrange needs 0", logTable[0])
 	}
 	seen := make(map[byte]bool)
 	for i := range 255 {

@@ -60,6 +60,11 @@ const smallRows = 16
 // a product{} literal is built aside and then copied, wider loads of
 // narrower stores that stall the CPU, which a short secret's Combine feels.
 func (p *product) run(rng io.Reader) error {
+	if p.n <= parallelChunk {
+		if done, err := p.short(rng); done {
+			return err
+		}
+	}
 	chunks := (p.n + parallelChunk - 1) / parallelChunk
 	// In FIPS 140-3 mode every random byte comes from rng itself, which
 	// reads crypto/rand, not from keystreams of the package's own. Chunks
@@ -85,11 +90,6 @@ func (p *product) run(rng io.Reader) error {
 		p.parallel(keys, direct)
 		clear(keys)
 		return nil
-	}
-	if chunks <= 1 {
-		if done, err := p.short(rng); done {
-			return err
-		}
 	}
 	var m matrix
 	m.init(active, p.coef, len(p.outs), len(p.ins), p.n)
@@ -130,7 +130,7 @@ const shortTable = 128
 func (p *product) short(rng io.Reader) (bool, error) {
 	k := active
 	size := len(p.coef) * k.tableSize
-	if p.n > blockSize || p.n%k.width != 0 || len(p.outs) > k.maxOut || size > shortTable {
+	if p.n > blockSize || p.n&(k.width-1) != 0 || len(p.outs) > k.maxOut || size > shortTable {
 		return false, nil
 	}
 	rows := p.ins[len(p.ins)-p.random:]

@@ -95,14 +95,31 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	if len(secret) == 0 {
 		return nil, errEmptySecret
 	}
+	// Scratch on the stack, small for small schemes: Go clears it, which
+	// would cost a short secret's Split more than some of its work.
+	if parts <= 8 {
+		var xsBuf [1 + 8]byte
+		var insBuf [8][]byte
+		return splitWith(secret, parts, threshold, rng, xsBuf[:], insBuf[:0])
+	}
+	var xsBuf [1 + 255]byte
+	var insBuf [smallRows][]byte
+	return splitWith(secret, parts, threshold, rng, xsBuf[:], insBuf[:0])
+}
+
+// splitWith is split, after its checks, with scratch xsBuf of 1+parts bytes
+// and room in ins for the headers of its input rows.
+func splitWith(secret []byte, parts, threshold int, rng io.Reader, xsBuf []byte, ins [][]byte) ([][]byte, error) {
 	n, t := len(secret), threshold
 	// The shares' buffer first serves randomXs as scratch for its random
 	// bytes, sparing an allocation.
 	buf, shares := allocShares(n, parts)
-	var xsBuf [255]byte
-	xs := xsBuf[:parts]
+	xsBuf[0] = 0 // 0, then the shares' x coordinates
+	xs := xsBuf[1 : 1+parts]
 	err := randomXs(rng, xs, buf[:xsScratch])
-	clear(buf[:xsScratch])
+	// The shares' bytes are all written below; the rest of the buffer, if
+	// any, is cleared of the random bytes randomXs drew.
+	clear(buf[parts*shareStride(n):])
 	if err != nil {
 		return nil, err
 	}
@@ -115,14 +132,12 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 	// interpolating, and scratch (nil rows) for the coefficients when
 	// evaluating.
 	var coefBuf [64]byte
-	var insBuf [smallRows][]byte
-	ins := append(insBuf[:0], secret)
+	ins = append(ins, secret)
 	var coef []byte
 	outs := shares
 	if byLagrange := (parts-t+1)*t < parts*(t-1); byLagrange {
-		var known [255]byte // 0, then the first t−1 x coordinates
-		copy(known[1:], xs[:t-1])
-		coef = lagrange(coefBuf[:0], known[:t], xs[t-1:])
+		known := xsBuf[:t] // 0, then the first t−1 x coordinates
+		coef = lagrange(coefBuf[:0], known, xs[t-1:])
 		ins = append(ins, shares[:t-1]...)
 		outs = shares[t-1:]
 	} else {
@@ -141,15 +156,34 @@ func split(secret []byte, parts, threshold int, rng io.Reader) ([][]byte, error)
 // allocShares allocates Split's parts shares of a secret of n bytes: one
 // buffer of at least xsScratch bytes, holding the shares shareStride(n)
 // bytes apart, and their headers, each share n+ShareOverhead bytes long
-// with no spare capacity.
+// with no spare capacity, so that appending to one share reallocates it
+// rather than writing over the next.
+//
+// The buffer and the headers are two objects, but for a short secret
+// split in few shares (a key: 32 bytes in 5 shares), where they are one
+// (sharesBlock): an allocation costs about as much as the rest of Split.
 func allocShares(n, parts int) (buf []byte, shares [][]byte) {
 	stride := shareStride(n)
-	buf = make([]byte, max(parts*stride, xsScratch))
-	shares = make([][]byte, parts)
+	size := max(parts*stride, xsScratch)
+	if parts <= len(sharesBlock{}.hdr) && size <= len(sharesBlock{}.buf) {
+		b := new(sharesBlock)
+		buf, shares = b.buf[:size:size], b.hdr[:parts:parts]
+	} else {
+		buf, shares = make([]byte, size), make([][]byte, parts)
+	}
 	for i := range shares {
 		shares[i] = buf[i*stride : i*stride+n+1 : i*stride+n+1]
 	}
 	return buf, shares
+}
+
+// A sharesBlock holds the shares of a short secret and their headers in
+// one allocation: up to 8 shares of up to 192 bytes in all (5 shares of 37
+// bytes, 8 of 23), a 384-byte object. The garbage collector scans only the
+// headers.
+type sharesBlock struct {
+	hdr [8][]byte
+	buf [192]byte
 }
 
 // shareStride is the distance between the starts of consecutive shares in
@@ -271,31 +305,55 @@ func vandermonde(dst, xs []byte, t int) []byte {
 // in GF(2^8), subtraction is XOR. No factor is zero, so the products and
 // quotients are sums and differences of logarithms modulo 255, the order of
 // the multiplicative group. All the points are public.
+//
+// It looks up each logarithm once and reduces each sum once: a short
+// secret's Split and Combine spend a good part of their time here.
 func lagrange(dst, known, targets []byte) []byte {
-	var logDBuf [255]byte // log D_j mod 255
-	logD := logDBuf[:len(known)]
+	at := len(dst)
+	dst = slices.Grow(dst, len(targets)*len(known))[:at+len(targets)*len(known)]
+	// Scratch on the stack, and small for small schemes: Go clears it, and
+	// clearing 510 bytes would cost a short secret's Combine more than the
+	// arithmetic.
+	if len(known) <= smallParts {
+		var logD, logT [smallParts]byte
+		lagrangeInto(dst[at:], known, targets, logD[:], logT[:])
+	} else {
+		var logD, logT [255]byte
+		lagrangeInto(dst[at:], known, targets, logD[:], logT[:])
+	}
+	return dst
+}
+
+// lagrangeInto is lagrange writing the matrix to m, with scratch logD and
+// logT of at least len(known) bytes.
+func lagrangeInto(m, known, targets, logD, logT []byte) {
+	logD, logT = logD[:len(known)], logT[:len(known)]
 	for j, xj := range known {
 		d := uint(0)
-		for m, xm := range known {
-			if m != j {
-				d += uint(logTable[xj^xm])
-			}
+		for _, xm := range known {
+			d += uint(logTable[xj^xm]) // logTable[0] = 0: the term m = j adds nothing
 		}
-		logD[j] = byte(d % 255)
+		logD[j] = byte(d % 255) // log D_j mod 255
 	}
 	for _, x := range targets {
 		logN := uint(0)
-		for _, xm := range known {
-			logN += uint(logTable[x^xm])
+		for j, xj := range known {
+			l := logTable[x^xj] // log (x − known[j])
+			logT[j] = l
+			logN += uint(l)
 		}
 		logN %= 255
-		for j, xj := range known {
-			// Three terms below 255, so nothing goes negative.
-			e := logN + 255 - uint(logTable[x^xj]) + 255 - uint(logD[j])
-			dst = append(dst, expTable[e%255])
+		row := m[:len(known)]
+		for j := range row {
+			e := logN + 510 - uint(logT[j]) - uint(logD[j]) // in [2, 765)
+			// expTable covers [0, 510): take 510 off when e is beyond,
+			// without a branch, which the random x coordinates of Split
+			// would make the processor mispredict half the time.
+			e -= 510 & uint((509-int(e))>>63)
+			row[j] = expTable[e]
 		}
+		m = m[len(known):]
 	}
-	return dst
 }
 
 // interpolate sets, at every byte position, outs[i] to the value at
@@ -335,24 +393,39 @@ func Combine(parts [][]byte) ([]byte, error) {
 // the AEADs of [crypto/cipher] do when asked to write over their input.
 func AppendCombine(dst []byte, parts [][]byte) ([]byte, error) {
 	var xsBuf [smallParts]byte
-	var ysBuf [smallParts][]byte
-	xs, ys, err := appendParts(xsBuf[:0], ysBuf[:0], parts)
+	xs, err := appendXs(xsBuf[:0], parts)
 	if err != nil {
 		return nil, err
 	}
-	ret, secret := grow(dst, len(ys[0]))
-	for _, p := range parts {
-		if overlaps(secret, p) {
-			panic("shamir: AppendCombine would write the secret over a part")
+	n := len(parts[0]) - ShareOverhead
+	ret, secret := grow(dst, n)
+	if cap(dst)-len(dst) >= n { // the secret is in dst's memory, which a part may share
+		for _, p := range parts {
+			if overlaps(secret, p) {
+				panic("shamir: AppendCombine would write the secret over a part")
+			}
 		}
 	}
-	interpolate([][]byte{secret}, []byte{0}, xs, ys)
+	var coefBuf [64]byte // on the stack for up to 64 parts
+	outs := [1][]byte{secret}
+	// The parts are the input rows as they are: the engine reads their first
+	// n bytes, the y bytes.
+	p := &product{coef: lagrange(coefBuf[:0], xs, atZero[:]), ins: parts, outs: outs[:], n: n}
+	p.run(nil) // without random rows, it cannot fail
 	return ret, nil
 }
+
+// atZero is the x coordinate of the secret, the target of Combine's
+// interpolation.
+var atZero = [1]byte{0}
 
 // grow extends b by n bytes, reallocating if it has no room, and returns
 // the extended slice and its last n bytes.
 func grow(b []byte, n int) (ret, tail []byte) {
+	if cap(b) == 0 {
+		ret = make([]byte, n) // cheaper than growing
+		return ret, ret
+	}
 	ret = slices.Grow(b, n)[:len(b)+n]
 	return ret, ret[len(b):]
 }
@@ -365,33 +438,51 @@ func parseParts(parts [][]byte) (xs []byte, ys [][]byte, err error) {
 
 // appendParts is parseParts appending to xs and ys.
 func appendParts(xs []byte, ys [][]byte, parts [][]byte) ([]byte, [][]byte, error) {
+	xs, err := appendXs(xs, parts)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := len(parts[0]) - ShareOverhead
+	for _, p := range parts {
+		ys = append(ys, p[:n])
+	}
+	return xs, ys, nil
+}
+
+// appendXs checks parts as Combine does, in Vault's order, and appends
+// their x coordinates to xs.
+func appendXs(xs []byte, parts [][]byte) ([]byte, error) {
 	if len(parts) < 2 {
-		return nil, nil, errTooFewParts
+		return nil, errTooFewParts
 	}
 	size := len(parts[0])
 	if size < 2 {
-		return nil, nil, errPartTooShort
-	}
-	for _, p := range parts[1:] {
-		if len(p) != size {
-			return nil, nil, errLengthMismatch
-		}
+		return nil, errPartTooShort
 	}
 	n := size - ShareOverhead
+	at := len(xs)
+	xs = slices.Grow(xs, len(parts))[:at+len(parts)]
+	// One pass: Vault checks every length before it looks for duplicates,
+	// so a duplicate is only reported after the loop.
 	var seen [4]uint64 // a bit per x coordinate: 32 bytes to clear, not 256
-	for _, p := range parts {
+	dup := false
+	for i, p := range parts {
+		if len(p) != size {
+			return nil, errLengthMismatch
+		}
 		x := p[n]
 		bit := uint64(1) << (x & 63)
-		if seen[x>>6]&bit != 0 {
-			return nil, nil, errDuplicatePart
-		}
+		dup = dup || seen[x>>6]&bit != 0
 		seen[x>>6] |= bit
-		xs, ys = append(xs, x), append(ys, p[:n])
+		xs[at+i] = x
+	}
+	if dup {
+		return nil, errDuplicatePart
 	}
 	// Vault checks for duplicates and then uses the parts; x = 0 is this
 	// package's own refusal, so it comes after every check Vault makes.
 	if seen[0]&1 != 0 {
-		return nil, nil, errZeroX
+		return nil, errZeroX
 	}
-	return xs, ys, nil
+	return xs, nil
 }

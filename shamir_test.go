@@ -162,6 +162,10 @@ func TestCombineErrors(t *testing.T) {
 		{"duplicate", [][]byte{shares[0], shares[1], shares[0]}, errDuplicatePart},
 		{"same x", [][]byte{shares[2], append(bytes.Clone(shares[3][:6]), shares[2][6])}, errDuplicatePart},
 		{"x = 0", [][]byte{shares[0], zeroX}, errZeroX},
+		// Vault checks every length, then the duplicates, then (this
+		// package) x = 0, whatever the order of the parts.
+		{"duplicate before a shorter part", [][]byte{shares[0], shares[0], shares[1][:3]}, errLengthMismatch},
+		{"x = 0 before a duplicate", [][]byte{zeroX, shares[0], shares[0]}, errDuplicatePart},
 		{"256 parts", many, errDuplicatePart},
 	}
 	for _, c := range cases {
@@ -517,6 +521,14 @@ func TestShareStride(t *testing.T) {
 			if len(s) != n+ShareOverhead || cap(s) != len(s) {
 				t.Fatalf("n=%d: share %d has len %d, cap %d", n, i, len(s), cap(s))
 			}
+		}
+		// Appending to a share or to the list changes no other share.
+		if cap(shares) != len(shares) {
+			t.Fatalf("n=%d: the list of shares has room for %d more", n, cap(shares)-len(shares))
+		}
+		second := bytes.Clone(shares[1])
+		if grown := append(shares[0], 0xff, 0xff); &grown[0] == &shares[0][0] || !bytes.Equal(shares[1], second) {
+			t.Fatalf("n=%d: appending to share 0 did not reallocate it", n)
 		}
 	}
 }

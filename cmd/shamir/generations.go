@@ -200,7 +200,7 @@ func newestHints(splits []shamir.SplitShares) []string {
 		seen = append(seen, sp.ID)
 		gen, checked := newestOf(sp.ID, splits)
 		if !checked {
-			hints = append(hints, "no generation has enough shares for its key to be recovered, and a header's generation is not authenticated until then: nothing here says which shares are old; give more shares of the split")
+			hints = append(hints, "no generation has enough shares for its key to be recovered: a header's generation is signed, but until one is recovered nothing here says which shares are old; give more shares of the split")
 			continue
 		}
 		hints = append(hints, fmt.Sprintf("to recover generation %d of split %s, the %s, name it with -split %s", gen, sp.ID,

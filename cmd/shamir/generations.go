@@ -135,9 +135,9 @@ func generationCount(id shamir.SplitID, splits []shamir.SplitShares) int {
 // describeSplit is the line that lists the shares of the split, or
 // generation, sp among splits. A generation is called the newest only when
 // the library recovered its key and checked it against the split ID (the
-// number in a header is no evidence: anyone can change it and recompute
-// the CRC); when none of the split's could be, the good shares are not
-// counted either.
+// number in a header is signed, so an outsider's change is Forged, but a
+// signature does not show that its generation can be recovered); when
+// none of the split's could be, the good shares are not counted either.
 func (set *shareSet) describeSplit(sp shamir.SplitShares, splits []shamir.SplitShares) string {
 	var names []string
 	for _, p := range sp.Positions {

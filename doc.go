@@ -26,10 +26,13 @@
 // ID commits to its public key, so shares made by anyone without the key
 // (an outsider's own split under the genuine ID, a header changed) are
 // told apart one by one, named [Forged] and set aside: any threshold
-// genuine shares recover the secret beside them; records altered on purpose, checksums and
-// all, are found by Reed–Solomon error correction and named within the
-// bound, and beyond it the shares are refused, never chosen between.
-// Shares of more than one split, or of two generations of one (a refresh
+// genuine shares recover the secret beside them. Records are under
+// checksums, not signatures: records altered on purpose, checksums and
+// all, by holders who know the key or by an outsider in a copy of a
+// genuine header, are found by Reed–Solomon error correction and named
+// within a bound, and beyond it the shares are refused, never chosen
+// between. Shares of more than one split (an outsider's split under a
+// split ID of its own is one), or of two generations of one (a refresh
 // makes a new one), are never combined: the error lists them, and
 // [CombineSSMSSplit] and [NewCombineReaderSplit] recover the one the
 // caller names ([SplitName]). docs/SECURITY.md states, adversary by
@@ -95,8 +98,10 @@
 //
 // Every computation on secret bytes runs in constant time: the field
 // arithmetic uses no table indexed by secret data and no branch on it, both
-// in the portable Go code and in the vector kernels (AVX2, GFNI with
-// AVX-512, NEON), which are chosen at run time from the CPU's features. Build
+// in the portable Go code and in the vector kernels (AVX2, GFNI with AVX2
+// or AVX-512, NEON), which are chosen at run time from the CPU's features,
+// so that an adversary who measures how long it takes learns nothing of
+// the secret. Build
 // with -tags purego to use the portable code only.
 //
 // # Speed

@@ -17,8 +17,10 @@ package shamir
 // before anything is decoded: any threshold genuine shares recover the
 // secret beside them, whatever their order. Signatures are checked only
 // when the shares disagree or one is named, so shares that all agree pay
-// none. Records altered with their checksums recomputed are found by
-// Reed–Solomon error correction. Against holders who know the key too
+// none. Records are under checksums, not signatures: records an outsider
+// altered in a copy of a genuine header, checksums recomputed, are found
+// by Reed–Solomon error correction within the bound below, as a holder's
+// would be, and refused beyond it. Against holders who know the key too
 // (they can sign): with m shares of distinct indexes given whose
 // signatures hold, of which e_k have key shares off the key's polynomial,
 // and of the others d are damaged (their checksums fail, or they are

@@ -135,9 +135,9 @@ func generationCount(id shamir.SplitID, splits []shamir.SplitShares) int {
 // describeSplit is the line that lists the shares of the split, or
 // generation, sp among splits. A generation is called the newest only when
 // the library recovered its key and checked it against the split ID (the
-// number in a header is no evidence: anyone can change it and recompute
-// the CRC); when none of the split's could be, the good shares are not
-// counted either.
+// number in a header is signed, so an outsider's change is Forged, but a
+// signature does not show that its generation can be recovered); when
+// none of the split's could be, the good shares are not counted either.
 func (set *shareSet) describeSplit(sp shamir.SplitShares, splits []shamir.SplitShares) string {
 	var names []string
 	for _, p := range sp.Positions {
@@ -200,7 +200,7 @@ func newestHints(splits []shamir.SplitShares) []string {
 		seen = append(seen, sp.ID)
 		gen, checked := newestOf(sp.ID, splits)
 		if !checked {
-			hints = append(hints, "no generation has enough shares for its key to be recovered, and a header's generation is not authenticated until then: nothing here says which shares are old; give more shares of the split")
+			hints = append(hints, "no generation has enough shares for its key to be recovered: a header's generation is signed, but until one is recovered nothing here says which shares are old; give more shares of the split")
 			continue
 		}
 		hints = append(hints, fmt.Sprintf("to recover generation %d of split %s, the %s, name it with -split %s", gen, sp.ID,

@@ -18,7 +18,9 @@ import (
 // appended: what attest answer must refuse before it signs with a share,
 // since the coordinator could only call the answer "not this split's".
 // It cannot find a share altered on purpose with its checksums recomputed:
-// the split's key, from threshold shares, does (combine, verify).
+// combine and verify do, with the other shares (a header's signature,
+// which the library checks when the shares disagree; records outvoted by
+// the others' within the bound).
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

@@ -150,9 +150,9 @@ qemu-aarch64 /tmp/shamir-arm64.test
 step "fuzzing"
 declare -A fuzzexecs=(
 	[FuzzCombine]=150000 [FuzzCombineRobust]=1500 [FuzzCombineSSMS]=250000
-	[FuzzCombineSSMSAll]=250000 [FuzzKernels]=120000 [FuzzParseShare]=400000
+	[FuzzCombineSSMSAll]=250000 [FuzzKernels]=200000 [FuzzParseShare]=400000
 	[FuzzVerify]=3000 [FuzzRecreate]=200000 [FuzzRefresh]=75000
-	[FuzzCombineSSMSForged]=40000 [FuzzRecreateSSMS]=50000 [FuzzCombineSSMSAttack]=25000
+	[FuzzCombineSSMSForged]=40000 [FuzzRecreateSSMS]=50000 [FuzzCombineSSMSAttack]=60000
 )
 for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do
 	n=$(( ${fuzzexecs[$target]:-20000} * ${FUZZSCALE:-1} ))

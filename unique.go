@@ -1,7 +1,7 @@
 package shamir
 
 import (
-	"encoding/binary"
+	"bytes"
 	"slices"
 )
 
@@ -425,21 +425,25 @@ func (c *consistency) first(rows [][]byte, buf []byte, lo, hi int) int {
 }
 
 // firstNonZero returns the first column in [from, to) where a row is not
-// zero, or -1.
+// zero, or -1. The rows are syndromes, which depend on the errors alone,
+// not on the secret. bytes.Equal against zeros (csprng.go, never
+// written) compares 4 KiB at a time in the runtime's vector loop: scanning is most of the time Verify
+// takes on shares that agree, and a byte loop ran at a third of the speed.
 func firstNonZero(rows [][]byte, from, to int) int {
 	first := to
 	for _, row := range rows {
-		i := from
-		for ; i+8 <= first; i += 8 {
-			if binary.LittleEndian.Uint64(row[i:]) != 0 {
-				break
+		for i := from; i < first; i += len(zeros) {
+			end := min(i+len(zeros), first)
+			if bytes.Equal(row[i:end], zeros[:end-i]) {
+				continue
 			}
-		}
-		for ; i < first; i++ {
-			if row[i] != 0 {
-				first = i
-				break
+			for j := i; j < end; j++ {
+				if row[j] != 0 {
+					first = j
+					break
+				}
 			}
+			break
 		}
 	}
 	if first == to {

@@ -23,9 +23,9 @@ show shamir combine -o recovered.json shares/secret.json.1-of-5.shamir shares/se
 show cmp secret.json recovered.json
 echo "identical: 3 of 5 shares recovered the file"
 
-printf 'X' | dd of=shares/secret.json.2-of-5.shamir bs=1 seek=1000 conv=notrunc status=none
+printf 'XY' | dd of=shares/secret.json.2-of-5.shamir bs=1 seek=1000 conv=notrunc status=none
 echo
-echo "(one byte of share 2 changed)"
+echo "(two bytes of share 2 changed)"
 show shamir verify shares || true
 show shamir combine -o recovered2.json shares
 show cmp secret.json recovered2.json

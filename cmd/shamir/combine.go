@@ -244,15 +244,7 @@ func combineText(set *shareSet, enc string, t threshold, opts outputOptions) err
 		return explainCombineError(err, t, len(good), len(bad))
 	}
 	defer zero(secret)
-	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
-	if err != nil {
-		return err
-	}
-	defer w.abort()
-	if _, err := w.Write(secret); err != nil {
-		return err
-	}
-	if err := w.finish(); err != nil {
+	if err := writeSecret(secret, set, opts); err != nil {
 		return err
 	}
 	summarize(used, bad, opts)
@@ -264,6 +256,23 @@ const disagrees = "does not agree with the other shares: damaged, or from anothe
 
 // summarize tells on stderr what combine did, and warns if shares were set
 // aside.
+// writeSecret writes the recovered secret where opts says, whole or not at
+// all: the output of combine for every kind of share.
+func writeSecret(secret []byte, set *shareSet, opts outputOptions) error {
+	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
+	if err != nil {
+		return err
+	}
+	defer w.abort()
+	if _, err := w.Write(secret); err != nil {
+		return err
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	return nil
+}
+
 func summarize(used int, bad []problem, opts outputOptions) {
 	if len(bad) > 0 {
 		warnf(os.Stderr, "recovered the secret from %s, but %s bad: replace %s",

@@ -265,15 +265,7 @@ func combineSSSS(set *shareSet, t int, opts outputOptions) error {
 		sayf(os.Stderr, "note: the secret starts with %s, as a secret shorter than its shares does (ssss-split -s pads it so): they are kept; ssss-combine drops them",
 			count(k, "zero byte"))
 	}
-	w, err := newSecretWriter(opts.path, opts.encode, opts.force, set.seen)
-	if err != nil {
-		return err
-	}
-	defer w.abort()
-	if _, err := w.Write(secret); err != nil {
-		return err
-	}
-	if err := w.finish(); err != nil {
+	if err := writeSecret(secret, set, opts); err != nil {
 		return err
 	}
 	summarize(len(shares), nil, opts)

@@ -437,3 +437,285 @@ TEXT ·clmulLanesWork(SB), NOSPLIT, $0-1
 	MOVB AX, ret+0(FP)
 	VZEROUPPER
 	RET
+
+// Seal and Open in one pass: gcmSeal512 and gcmOpen512 run counter mode
+// and GHASH over the same 16 blocks per loop iteration, so that the AES
+// rounds of one group and the carry-less multiplications of another (which
+// use different execution units, and depend on each other only through the
+// data) overlap, where the two-pass functions above wait for each in turn.
+// The counters, the round keys and GHASH's arithmetic are as above.
+//
+// Register roles: AX the round keys; R8 htab, whose 16 powers the
+// multiplications take straight from memory, four per 64 bytes; CX y; DI
+// dst; SI src; BX the blocks still to do; DX the first counter block;
+// Z0…Z3 the AES states of the 16 blocks; Z4…Z7 the 16 blocks of
+// ciphertext, byte-reversed, for GHASH; Z8 the counters; Z9 gcmFour in
+// every lane; Z10 gcmBswap in every lane; Z11, Z12, Z13 the sums of the
+// low, high and middle products; Z14 and Z31 scratch; X15 the running hash,
+// byte-reversed (the rest of Z15 zero); Z16…Z30 the round keys.
+
+#define ROUND4(k) \
+	VAESENC k, Z0, Z0; \
+	VAESENC k, Z1, Z1; \
+	VAESENC k, Z2, Z2; \
+	VAESENC k, Z3, Z3
+
+// AES16 computes the keystream of the next 16 blocks into Z0…Z3.
+#define AES16 \
+	CTR4(Z0); \
+	CTR4(Z1); \
+	CTR4(Z2); \
+	CTR4(Z3); \
+	ROUND4(Z17); \
+	ROUND4(Z18); \
+	ROUND4(Z19); \
+	ROUND4(Z20); \
+	ROUND4(Z21); \
+	ROUND4(Z22); \
+	ROUND4(Z23); \
+	ROUND4(Z24); \
+	ROUND4(Z25); \
+	ROUND4(Z26); \
+	ROUND4(Z27); \
+	ROUND4(Z28); \
+	ROUND4(Z29); \
+	VAESENCLAST Z30, Z0, Z0; \
+	VAESENCLAST Z30, Z1, Z1; \
+	VAESENCLAST Z30, Z2, Z2; \
+	VAESENCLAST Z30, Z3, Z3
+
+// G1…G13 add the 16 byte-reversed blocks in Z4…Z7 to the hash in X15, in
+// 13 steps that AESGHASH16 interleaves with the AES rounds of other blocks.
+// By linearity, (Y⊕X1)·H^16 ⊕ X2·H^15 ⊕ … = Y·H^16 ⊕ (X1·H^16 ⊕ … ⊕
+// X16·H): the sixteen products of the blocks (G1…G8) and their sums folded
+// to one lane (G9…G11) do not wait for the hash Y of the group before; only
+// Y·H^16 (G12) and the reduction (G13) do, which keeps the chain from one
+// group's hash to the next short. The sums are Z11 (low), Z12 (high) and
+// Z13 (middle products).
+#define G1 \
+	VPCLMULQDQ $0x00, 64(R8), Z5, Z11; \
+	VPCLMULQDQ $0x11, 64(R8), Z5, Z12
+
+#define G2 \
+	VPCLMULQDQ $0x01, 64(R8), Z5, Z13; \
+	VPCLMULQDQ $0x10, 64(R8), Z5, Z14; \
+	VPXORQ     Z14, Z13, Z13
+
+#define GLOHI(b, m) \
+	VPCLMULQDQ $0x00, m, b, Z14; \
+	VPXORQ     Z14, Z11, Z11; \
+	VPCLMULQDQ $0x11, m, b, Z14; \
+	VPXORQ     Z14, Z12, Z12
+
+#define GMID(b, m) \
+	VPCLMULQDQ $0x01, m, b, Z14; \
+	VPCLMULQDQ $0x10, m, b, Z31; \
+	VPTERNLOGQ $0x96, Z31, Z14, Z13
+
+#define G3 GLOHI(Z6, 128(R8))
+#define G4 GMID(Z6, 128(R8))
+#define G5 GLOHI(Z7, 192(R8))
+#define G6 GMID(Z7, 192(R8))
+#define G7 GLOHI(Z4, 0(R8))
+#define G8 GMID(Z4, 0(R8))
+#define G9 FOLD(Z11, Y11, X11, Y14, X14)
+#define G10 FOLD(Z12, Y12, X12, Y14, X14)
+#define G11 FOLD(Z13, Y13, X13, Y14, X14)
+
+// G12 adds Y·H^16 (H^16·x^−1 is the first 16 bytes of htab).
+#define G12 \
+	VPCLMULQDQ $0x00, 0(R8), X15, X14; \
+	VPXOR      X14, X11, X11; \
+	VPCLMULQDQ $0x11, 0(R8), X15, X14; \
+	VPXOR      X14, X12, X12; \
+	VPCLMULQDQ $0x01, 0(R8), X15, X14; \
+	VPCLMULQDQ $0x10, 0(R8), X15, X31; \
+	VPTERNLOGQ $0x96, X31, X14, X13
+
+#define GREDUCE \
+	VPCLMULQDQ $0x10, gcmPoly<>(SB), X11, X14; \
+	VPSHUFD    $0x4e, X11, X11; \
+	VPXOR      X14, X11, X11
+
+// G13 adds the middle sum to the low and high ones and reduces.
+#define G13 \
+	VPSLLDQ $8, X13, X14; \
+	VPXOR   X14, X11, X11; \
+	VPSRLDQ $8, X13, X13; \
+	VPXOR   X13, X12, X12; \
+	GREDUCE; \
+	GREDUCE; \
+	VPXOR   X12, X11, X15
+
+// GHASH16 runs G1…G13 alone.
+#define GHASH16 G1; G2; G3; G4; G5; G6; G7; G8; G9; G10; G11; G12; G13
+
+// AESGHASH16 computes the keystream of the next 16 blocks into Z0…Z3, as
+// AES16, and adds the blocks in Z4…Z7 to the hash, as GHASH16, one step of
+// the hash after each round.
+#define AESGHASH16 \
+	CTR4(Z0); \
+	CTR4(Z1); \
+	CTR4(Z2); \
+	CTR4(Z3); \
+	ROUND4(Z17); G1; \
+	ROUND4(Z18); G2; \
+	ROUND4(Z19); G3; \
+	ROUND4(Z20); G4; \
+	ROUND4(Z21); G5; \
+	ROUND4(Z22); G6; \
+	ROUND4(Z23); G7; \
+	ROUND4(Z24); G8; \
+	ROUND4(Z25); G9; \
+	ROUND4(Z26); G10; \
+	ROUND4(Z27); G11; \
+	ROUND4(Z28); G12; \
+	ROUND4(Z29); G13; \
+	VAESENCLAST Z30, Z0, Z0; \
+	VAESENCLAST Z30, Z1, Z1; \
+	VAESENCLAST Z30, Z2, Z2; \
+	VAESENCLAST Z30, Z3, Z3
+
+// SETUP16 loads the constants, the counters, the round keys
+// and the hash.
+#define SETUP16 \
+	VBROADCASTI32X4 gcmBswap<>(SB), Z10; \
+	VBROADCASTI32X4 gcmFour<>(SB), Z9; \
+	VBROADCASTI32X4 (DX), Z8; \
+	VPSHUFB         Z10, Z8, Z8; \
+	VPADDD          gcmSteps<>(SB), Z8, Z8; \
+	VBROADCASTI32X4 0(AX), Z16; \
+	VBROADCASTI32X4 16(AX), Z17; \
+	VBROADCASTI32X4 32(AX), Z18; \
+	VBROADCASTI32X4 48(AX), Z19; \
+	VBROADCASTI32X4 64(AX), Z20; \
+	VBROADCASTI32X4 80(AX), Z21; \
+	VBROADCASTI32X4 96(AX), Z22; \
+	VBROADCASTI32X4 112(AX), Z23; \
+	VBROADCASTI32X4 128(AX), Z24; \
+	VBROADCASTI32X4 144(AX), Z25; \
+	VBROADCASTI32X4 160(AX), Z26; \
+	VBROADCASTI32X4 176(AX), Z27; \
+	VBROADCASTI32X4 192(AX), Z28; \
+	VBROADCASTI32X4 208(AX), Z29; \
+	VBROADCASTI32X4 224(AX), Z30; \
+	VMOVDQU         (CX), X15; \
+	VPSHUFB         X10, X15, X15
+
+// FINISH16 stores the hash and zeroes every vector register.
+#define FINISH16 \
+	VPSHUFB X10, X15, X15; \
+	VMOVDQU X15, (CX); \
+	VPXORQ  Z16, Z16, Z16; \
+	VPXORQ  Z17, Z17, Z17; \
+	VPXORQ  Z18, Z18, Z18; \
+	VPXORQ  Z19, Z19, Z19; \
+	VPXORQ  Z20, Z20, Z20; \
+	VPXORQ  Z21, Z21, Z21; \
+	VPXORQ  Z22, Z22, Z22; \
+	VPXORQ  Z23, Z23, Z23; \
+	VPXORQ  Z24, Z24, Z24; \
+	VPXORQ  Z25, Z25, Z25; \
+	VPXORQ  Z26, Z26, Z26; \
+	VPXORQ  Z27, Z27, Z27; \
+	VPXORQ  Z28, Z28, Z28; \
+	VPXORQ  Z29, Z29, Z29; \
+	VPXORQ  Z30, Z30, Z30; \
+	VPXORQ  Z31, Z31, Z31; \
+	VZEROALL
+
+// SEALSTORE XORs the keystream in Z0…Z3 with the next 16 blocks of src,
+// stores them to dst, keeps them byte-reversed in Z4…Z7 for the hash, moves
+// on, and sets the flags of BX, the blocks still to do.
+#define SEALSTORE \
+	VPXORQ    0(SI), Z0, Z0; \
+	VPXORQ    64(SI), Z1, Z1; \
+	VPXORQ    128(SI), Z2, Z2; \
+	VPXORQ    192(SI), Z3, Z3; \
+	VMOVDQU64 Z0, 0(DI); \
+	VMOVDQU64 Z1, 64(DI); \
+	VMOVDQU64 Z2, 128(DI); \
+	VMOVDQU64 Z3, 192(DI); \
+	VPSHUFB   Z10, Z0, Z4; \
+	VPSHUFB   Z10, Z1, Z5; \
+	VPSHUFB   Z10, Z2, Z6; \
+	VPSHUFB   Z10, Z3, Z7; \
+	ADDQ      $256, SI; \
+	ADDQ      $256, DI; \
+	SUBQ      $16, BX
+
+// func gcmSeal512(rk *[240]byte, htab *[256]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+//
+// gcmSeal512 sets dst[0:16*nblocks] to src[0:16*nblocks] XOR the keystream
+// from the counter block ctr (as gcmCTR512), and adds the result to the
+// GHASH state y (as ghash512). nblocks must be a positive multiple of 16.
+// dst and src may be the same; otherwise they must not overlap.
+TEXT ·gcmSeal512(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ htab+8(FP), R8
+	MOVQ y+16(FP), CX
+	MOVQ dst+24(FP), DI
+	MOVQ src+32(FP), SI
+	MOVQ nblocks+40(FP), BX
+	MOVQ ctr+48(FP), DX
+	SETUP16
+
+	// The first group is only encrypted; each iteration then hashes the
+	// group before its own while it encrypts, and the last group is hashed
+	// after the loop.
+	AES16
+	SEALSTORE
+	JZ sealLast
+
+seal16:
+	AESGHASH16
+	SEALSTORE
+	JNZ seal16
+
+sealLast:
+	GHASH16
+	FINISH16
+	RET
+
+// func gcmOpen512(rk *[240]byte, htab *[256]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+//
+// gcmOpen512 adds src[0:16*nblocks] to the GHASH state y, and sets
+// dst[0:16*nblocks] to it XOR the keystream from the counter block ctr.
+// nblocks must be a positive multiple of 16. dst and src may be the same
+// (each group of 16 blocks is read before it is written); otherwise they
+// must not overlap.
+TEXT ·gcmOpen512(SB), NOSPLIT, $0-56
+	MOVQ rk+0(FP), AX
+	MOVQ htab+8(FP), R8
+	MOVQ y+16(FP), CX
+	MOVQ dst+24(FP), DI
+	MOVQ src+32(FP), SI
+	MOVQ nblocks+40(FP), BX
+	MOVQ ctr+48(FP), DX
+	SETUP16
+
+open16:
+	VMOVDQU64 0(SI), Z4
+	VMOVDQU64 64(SI), Z5
+	VMOVDQU64 128(SI), Z6
+	VMOVDQU64 192(SI), Z7
+	VPSHUFB   Z10, Z4, Z4
+	VPSHUFB   Z10, Z5, Z5
+	VPSHUFB   Z10, Z6, Z6
+	VPSHUFB   Z10, Z7, Z7
+	AESGHASH16
+	VPXORQ    0(SI), Z0, Z0
+	VPXORQ    64(SI), Z1, Z1
+	VPXORQ    128(SI), Z2, Z2
+	VPXORQ    192(SI), Z3, Z3
+	VMOVDQU64 Z0, 0(DI)
+	VMOVDQU64 Z1, 64(DI)
+	VMOVDQU64 Z2, 128(DI)
+	VMOVDQU64 Z3, 192(DI)
+	ADDQ      $256, SI
+	ADDQ      $256, DI
+	SUBQ      $16, BX
+	JNZ       open16
+
+	FINISH16
+	RET

@@ -159,7 +159,7 @@ func TestGCMOpenTampered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 26))
 	ours, _ := gcmPair(t, randBytes(rng, 32))
 	nonce := randBytes(rng, 12)
-	for _, n := range []int{0, 1, 17, 100} {
+	for _, n := range []int{0, 1, 17, 100, 256, 300, 1000} {
 		ad := randBytes(rng, 29)
 		sealed := ours.Seal(nil, nonce, randBytes(rng, n), ad)
 		fails := func(what string, i int, ct, ad []byte) {

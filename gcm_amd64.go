@@ -39,7 +39,7 @@ const gcmAsmName = "vaes512"
 // until wipe.
 type gcmAsm struct {
 	rk   [15 * 16]byte // the AES-256 round keys (aesctr_amd64.s)
-	htab [16 * 16]byte // H^16·x^−1 … H^1·x^−1, byte-reversed (gcm_amd64.s)
+	htab [2 * 16 * 16]byte // H^16·x^−1 … H^1·x^−1, byte-reversed, then their Karatsuba halves (gcm_amd64.s)
 }
 
 // newGCMAsm returns AES-256-GCM under the 32-byte key.
@@ -77,6 +77,12 @@ func newGCMAsm(key *[32]byte) *gcmAsm {
 	}
 	clear(y[:])
 	clear(b[:])
+	// Then, for each power, the XOR of its two halves, in both halves.
+	for i := range 16 {
+		k := binary.LittleEndian.Uint64(g.htab[16*i:]) ^ binary.LittleEndian.Uint64(g.htab[16*i+8:])
+		binary.LittleEndian.PutUint64(g.htab[256+16*i:], k)
+		binary.LittleEndian.PutUint64(g.htab[256+16*i+8:], k)
+	}
 	return g
 }
 
@@ -238,19 +244,19 @@ func gcmCTR512(rk *[15 * 16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
 // pass, for nblocks a positive multiple of 16.
 //
 //go:noescape
-func gcmSeal512(rk *[15 * 16]byte, htab *[16 * 16]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+func gcmSeal512(rk *[15 * 16]byte, htab *[2 * 16 * 16]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
 
 // gcmOpen512 is ghash512 over src, then gcmCTR512 from src to dst, in one
 // pass, for nblocks a positive multiple of 16.
 //
 //go:noescape
-func gcmOpen512(rk *[15 * 16]byte, htab *[16 * 16]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+func gcmOpen512(rk *[15 * 16]byte, htab *[2 * 16 * 16]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
 
 // ghash512 adds the nblocks blocks at src to the GHASH state y, under the
 // powers of H in htab.
 //
 //go:noescape
-func ghash512(htab *[16 * 16]byte, y *[16]byte, src *byte, nblocks int)
+func ghash512(htab *[2 * 16 * 16]byte, y *[16]byte, src *byte, nblocks int)
 
 // clmulLanesWork reports whether the 512-bit VPCLMULQDQ computes each lane
 // as the 128-bit form does. It needs AVX-512 and VPCLMULQDQ.

@@ -231,7 +231,8 @@ done:
 // per register), added together, then one reduction, whose result only the
 // next group's first block waits for.
 //
-// htab holds the 16 powers, H^16·x^−1 first and H^1·x^−1 last, each as the
+// htab holds the 16 powers in its first 256 bytes (gcmSeal512 below uses
+// the rest), H^16·x^−1 first and H^1·x^−1 last, each as the
 // byte-reversed block (the lane form above). Four blocks in a register
 // (lanes 0…3) take four consecutive powers from htab, so block i of 16
 // takes htab[i]: H^(16−i). A last group of n < 16 blocks takes
@@ -277,7 +278,7 @@ done:
 	VPXORQ     Z9, Z6, Z6; \
 	VPTERNLOGQ $0x96, Z11, Z10, Z7
 
-// func ghash512(htab *[256]byte, y *[16]byte, src *byte, nblocks int)
+// func ghash512(htab *[512]byte, y *[16]byte, src *byte, nblocks int)
 //
 // ghash512 updates the GHASH state y (as GCM's blocks are: not reversed)
 // with the nblocks ≥ 0 blocks at src, under the key whose powers are htab.
@@ -439,20 +440,31 @@ TEXT ·clmulLanesWork(SB), NOSPLIT, $0-1
 	RET
 
 // Seal and Open in one pass: gcmSeal512 and gcmOpen512 run counter mode
-// and GHASH over the same 16 blocks per loop iteration, so that the AES
-// rounds of one group and the carry-less multiplications of another (which
-// use different execution units, and depend on each other only through the
-// data) overlap, where the two-pass functions above wait for each in turn.
-// The counters, the round keys and GHASH's arithmetic are as above.
+// and GHASH over 16 blocks per loop iteration, the AES rounds of one group
+// interleaved with the carry-less multiplications of another (Seal hashes
+// the group it encrypted in the iteration before; Open the group it
+// decrypts), so that they overlap where the two-pass functions above wait
+// for each in turn. The counters, the round keys and GHASH's arithmetic are
+// as above, but for the products of the blocks, which take three
+// multiplications each (Karatsuba) rather than four: the low halves'
+// product L, the high halves' H, and M, that of the XORs of the halves,
+// from which the middle product is M ⊕ L ⊕ H; summed over the 16 blocks,
+// the same holds of the sums. On Zen 5 they share execution units with
+// the AES rounds, so every multiplication saved counts.
 //
-// Register roles: AX the round keys; R8 htab, whose 16 powers the
+// htab, 512 bytes: the 16 powers of H as ghash512 takes them, then for
+// each power the XOR of its two quadwords, in both quadwords, the other
+// factor of M.
+//
+// Register roles: AX the round keys; R8 htab, whose entries the
 // multiplications take straight from memory, four per 64 bytes; CX y; DI
 // dst; SI src; BX the blocks still to do; DX the first counter block;
 // Z0…Z3 the AES states of the 16 blocks; Z4…Z7 the 16 blocks of
 // ciphertext, byte-reversed, for GHASH; Z8 the counters; Z9 gcmFour in
-// every lane; Z10 gcmBswap in every lane; Z11, Z12, Z13 the sums of the
-// low, high and middle products; Z14 and Z31 scratch; X15 the running hash,
-// byte-reversed (the rest of Z15 zero); Z16…Z30 the round keys.
+// every lane; Z10 gcmBswap in every lane; Z11, Z12, Z13 the sums of L, H
+// and M, then the low, high and middle sums; Z14 and Z31 scratch; X15 the
+// running hash, byte-reversed (the rest of Z15 zero); Z16…Z30 the round
+// keys.
 
 #define ROUND4(k) \
 	VAESENC k, Z0, Z0; \
@@ -489,17 +501,16 @@ TEXT ·clmulLanesWork(SB), NOSPLIT, $0-1
 // By linearity, (Y⊕X1)·H^16 ⊕ X2·H^15 ⊕ … = Y·H^16 ⊕ (X1·H^16 ⊕ … ⊕
 // X16·H): the sixteen products of the blocks (G1…G8) and their sums folded
 // to one lane (G9…G11) do not wait for the hash Y of the group before; only
-// Y·H^16 (G12) and the reduction (G13) do, which keeps the chain from one
-// group's hash to the next short. The sums are Z11 (low), Z12 (high) and
-// Z13 (middle products).
+// Y·H^16 (G12, four multiplications on one lane) and the reduction (G13)
+// do, which keeps the chain from one group's hash to the next short.
 #define G1 \
 	VPCLMULQDQ $0x00, 64(R8), Z5, Z11; \
 	VPCLMULQDQ $0x11, 64(R8), Z5, Z12
 
 #define G2 \
-	VPCLMULQDQ $0x01, 64(R8), Z5, Z13; \
-	VPCLMULQDQ $0x10, 64(R8), Z5, Z14; \
-	VPXORQ     Z14, Z13, Z13
+	VPSHUFD    $0x4e, Z5, Z14; \
+	VPXORQ     Z5, Z14, Z14; \
+	VPCLMULQDQ $0x00, 320(R8), Z14, Z13
 
 #define GLOHI(b, m) \
 	VPCLMULQDQ $0x00, m, b, Z14; \
@@ -508,21 +519,27 @@ TEXT ·clmulLanesWork(SB), NOSPLIT, $0-1
 	VPXORQ     Z14, Z12, Z12
 
 #define GMID(b, m) \
-	VPCLMULQDQ $0x01, m, b, Z14; \
-	VPCLMULQDQ $0x10, m, b, Z31; \
-	VPTERNLOGQ $0x96, Z31, Z14, Z13
+	VPSHUFD    $0x4e, b, Z14; \
+	VPXORQ     b, Z14, Z14; \
+	VPCLMULQDQ $0x00, m, Z14, Z31; \
+	VPXORQ     Z31, Z13, Z13
 
 #define G3 GLOHI(Z6, 128(R8))
-#define G4 GMID(Z6, 128(R8))
+#define G4 GMID(Z6, 384(R8))
 #define G5 GLOHI(Z7, 192(R8))
-#define G6 GMID(Z7, 192(R8))
+#define G6 GMID(Z7, 448(R8))
 #define G7 GLOHI(Z4, 0(R8))
-#define G8 GMID(Z4, 0(R8))
+#define G8 GMID(Z4, 256(R8))
 #define G9 FOLD(Z11, Y11, X11, Y14, X14)
 #define G10 FOLD(Z12, Y12, X12, Y14, X14)
-#define G11 FOLD(Z13, Y13, X13, Y14, X14)
 
-// G12 adds Y·H^16 (H^16·x^−1 is the first 16 bytes of htab).
+// G11 folds the Karatsuba sum and turns it into the middle one.
+#define G11 \
+	FOLD(Z13, Y13, X13, Y14, X14); \
+	VPTERNLOGQ $0x96, X12, X11, X13
+
+// G12 adds Y·H^16 (H^16·x^−1 is the first 16 bytes of htab), with four
+// multiplications.
 #define G12 \
 	VPCLMULQDQ $0x00, 0(R8), X15, X14; \
 	VPXOR      X14, X11, X11; \
@@ -644,7 +661,7 @@ TEXT ·clmulLanesWork(SB), NOSPLIT, $0-1
 	ADDQ      $256, DI; \
 	SUBQ      $16, BX
 
-// func gcmSeal512(rk *[240]byte, htab *[256]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+// func gcmSeal512(rk *[240]byte, htab *[512]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
 //
 // gcmSeal512 sets dst[0:16*nblocks] to src[0:16*nblocks] XOR the keystream
 // from the counter block ctr (as gcmCTR512), and adds the result to the
@@ -677,7 +694,7 @@ sealLast:
 	FINISH16
 	RET
 
-// func gcmOpen512(rk *[240]byte, htab *[256]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+// func gcmOpen512(rk *[240]byte, htab *[512]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
 //
 // gcmOpen512 adds src[0:16*nblocks] to the GHASH state y, and sets
 // dst[0:16*nblocks] to it XOR the keystream from the counter block ctr.

@@ -38,7 +38,7 @@ const gcmAsmName = "vaes512"
 // A gcmAsm is AES-256-GCM under one key. It is safe for concurrent use,
 // until wipe.
 type gcmAsm struct {
-	rk   [15 * 16]byte // the AES-256 round keys (aesctr_amd64.s)
+	rk   [15 * 16]byte     // the AES-256 round keys (aesctr_amd64.s)
 	htab [2 * 16 * 16]byte // H^16·x^−1 … H^1·x^−1, byte-reversed, then their Karatsuba halves (gcm_amd64.s)
 }
 

@@ -66,31 +66,9 @@ func newGCMAsm(key *[32]byte) *gcmAsm {
 	binary.LittleEndian.PutUint64(g.htab[15*16+8:], hi)
 	clear(h[:])
 
-	// H^i·x^−1 = (H^(i−1)·x^−1)·H: one GHASH step from a zero state over
-	// the block form of the previous power, under htab's last entry alone.
-	var y, b [16]byte
-	for i := 14; i >= 0; i-- {
-		reverse16(&b, g.htab[(i+1)*16:])
-		y = [16]byte{}
-		ghash512(&g.htab, &y, &b[0], 1)
-		reverse16((*[16]byte)(g.htab[i*16:]), y[:])
-	}
-	clear(y[:])
-	clear(b[:])
-	// Then, for each power, the XOR of its two halves, in both halves.
-	for i := range 16 {
-		k := binary.LittleEndian.Uint64(g.htab[16*i:]) ^ binary.LittleEndian.Uint64(g.htab[16*i+8:])
-		binary.LittleEndian.PutUint64(g.htab[256+16*i:], k)
-		binary.LittleEndian.PutUint64(g.htab[256+16*i+8:], k)
-	}
+	// The other powers, and their Karatsuba factors.
+	gcmPowers(&g.htab)
 	return g
-}
-
-// reverse16 sets d to the 16 bytes of s in reverse order.
-func reverse16(d *[16]byte, s []byte) {
-	for i := range d {
-		d[i] = s[15-i]
-	}
 }
 
 // wipe erases the round keys and the powers of H. g must not be used after.
@@ -239,6 +217,11 @@ func (g *gcmAsm) hash(y *[16]byte, p []byte) {
 //
 //go:noescape
 func gcmCTR512(rk *[15 * 16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+
+// gcmPowers computes the rest of htab from its entry 15, H·x^−1.
+//
+//go:noescape
+func gcmPowers(htab *[2 * 16 * 16]byte)
 
 // gcmSeal512 is gcmCTR512 from src to dst, then ghash512 over dst, in one
 // pass, for nblocks a positive multiple of 16.

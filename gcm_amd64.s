@@ -736,3 +736,42 @@ open16:
 
 	FINISH16
 	RET
+
+// func gcmPowers(htab *[512]byte)
+//
+// gcmPowers fills htab from its entry 15, H·x^−1 in the lane form: entry i
+// becomes H^(16−i)·x^−1, the product of entry i+1 and entry 15 (the x^−1
+// of one factor cancelling the x of the carry-less product), and the next
+// 256 bytes the XORs of their halves (gcmSeal512's Karatsuba factors).
+TEXT ·gcmPowers(SB), NOSPLIT, $0-8
+	MOVQ    htab+0(FP), AX
+	VMOVDQU gcmPoly<>(SB), X14
+	VMOVDQU 240(AX), X1 // H·x^−1
+	VMOVDQU X1, X0
+	MOVQ    $224, BX
+
+powers:
+	VPCLMULQDQ $0x00, X1, X0, X5
+	VPCLMULQDQ $0x11, X1, X0, X6
+	VPCLMULQDQ $0x01, X1, X0, X7
+	VPCLMULQDQ $0x10, X1, X0, X8
+	VPXOR      X8, X7, X7
+	REDUCE
+	VMOVDQU    X0, (AX)(BX*1)
+	SUBQ       $16, BX
+	JCC        powers
+
+	// The Karatsuba factors of the 16 entries.
+	XORQ BX, BX
+
+halves:
+	VMOVDQU (AX)(BX*1), X0
+	VPSHUFD $0x4e, X0, X1
+	VPXOR   X1, X0, X0
+	VMOVDQU X0, 256(AX)(BX*1)
+	ADDQ    $16, BX
+	CMPQ    BX, $256
+	JB      halves
+
+	VZEROALL
+	RET

@@ -148,6 +148,18 @@ func TestGHASHPowers(t *testing.T) {
 			t.Fatalf("htab[%d]·x = %x, want H^%d = %x", i, got, 16-i, p)
 		}
 		p = ghashMul(p, h)
+		// The Karatsuba factor: the XOR of the entry's quadwords, twice.
+		k := binary.LittleEndian.Uint64(g.htab[16*i:]) ^ binary.LittleEndian.Uint64(g.htab[16*i+8:])
+		if binary.LittleEndian.Uint64(g.htab[256+16*i:]) != k || binary.LittleEndian.Uint64(g.htab[256+16*i+8:]) != k {
+			t.Fatalf("htab[%d]'s Karatsuba factor = %x, want %x twice", i, g.htab[256+16*i:256+16*i+16], k)
+		}
+	}
+}
+
+// reverse16 sets d to the 16 bytes of s in reverse order.
+func reverse16(d *[16]byte, s []byte) {
+	for i := range d {
+		d[i] = s[15-i]
 	}
 }
 

@@ -5,6 +5,8 @@ package shamir
 import (
 	"crypto/subtle"
 	"encoding/binary"
+	"errors"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -31,9 +33,6 @@ import (
 // (clmulLanesWork, a check against emulators that misreport them).
 var useGCMAsm = useAESCTRAsm && hasVAES512 && cpu.X86.HasAVX512VL &&
 	cpu.X86.HasPCLMULQDQ && cpu.X86.HasAVX512VPCLMULQDQ && clmulLanesWork()
-
-// gcmAsmName names the implementation in tests and benchmarks.
-const gcmAsmName = "vaes512"
 
 // A gcmAsm is AES-256-GCM under one key. It is safe for concurrent use,
 // until wipe.
@@ -244,3 +243,38 @@ func ghash512(htab *[2 * 16 * 16]byte, y *[16]byte, src *byte, nblocks int)
 // clmulLanesWork reports whether the 512-bit VPCLMULQDQ computes each lane
 // as the 128-bit form does. It needs AVX-512 and VPCLMULQDQ.
 func clmulLanesWork() bool
+
+const (
+	gcmNonceSize = 12
+	gcmTagSize   = 16
+
+	// gcmMaxPlaintext is the longest plaintext GCM seals with a 12-byte
+	// nonce: 2^32−2 blocks, so that the 32-bit counter never returns to
+	// the one that masks the tag.
+	gcmMaxPlaintext = (1<<32 - 2) * 16
+)
+
+// errGCMOpen is the error of a failed Open: crypto/cipher's, word for word.
+var errGCMOpen = errors.New("cipher: message authentication failed")
+
+// sliceForAppend extends in by n bytes, in place if it has the capacity,
+// and returns the result and its last n bytes, as crypto/cipher does.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}
+
+// inexactOverlap reports whether x and y share memory other than at the
+// same start, which in-place encryption allows.
+func inexactOverlap(x, y []byte) bool {
+	if len(x) == 0 || len(y) == 0 || unsafe.SliceData(x) == unsafe.SliceData(y) {
+		return false
+	}
+	return overlaps(x, y)
+}

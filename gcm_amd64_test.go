@@ -209,8 +209,18 @@ func TestGCMCounterWrap(t *testing.T) {
 func TestGCMWipe(t *testing.T) {
 	needGCMAsm(t)
 	g := newGCMAsm((*[32]byte)(bytes.Repeat([]byte{7}, 32)))
-	wipeAEAD(g)
+	g.wipe()
 	if *g != (gcmAsm{}) {
 		t.Fatal("wipe left key material")
+	}
+}
+
+// TestGCMErrorIdentity checks that a failed Open's error reads as
+// crypto/cipher's: callers that print it see the same text.
+func TestGCMErrorIdentity(t *testing.T) {
+	_, std := gcmPair(t, make([]byte, 32))
+	_, want := std.Open(nil, make([]byte, 12), make([]byte, 16), nil)
+	if want == nil || errGCMOpen.Error() != want.Error() {
+		t.Errorf("errGCMOpen = %q, crypto/cipher's %q", errGCMOpen, want)
 	}
 }

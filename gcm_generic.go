@@ -10,8 +10,5 @@ import "crypto/cipher"
 // useGCMAsm is false: there is no assembly to use.
 var useGCMAsm = false
 
-// gcmAsmName names the implementation in tests and benchmarks.
-const gcmAsmName = "none"
-
 // newGCMAsm is never called in this build (useGCMAsm is false).
 func newGCMAsm(*[32]byte) cipher.AEAD { panic("shamir: no AES-GCM assembly in this build") }

@@ -11,28 +11,36 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// AES-256-GCM in assembly for amd64 with 512-bit VAES and VPCLMULQDQ
-// (gcm_amd64.s): the same AEAD, byte for byte, as crypto/cipher.NewGCM over
-// crypto/aes with 12-byte nonces and 16-byte tags. Seal and Open run
-// counter mode and GHASH in one pass over each 256 bytes (gcmSeal512,
-// gcmOpen512: 16 blocks per GHASH reduction, the AES rounds of one group
-// interleaved with the multiplications of the one before), and the rest
-// in two (gcmCTR512, then ghash512). On Zen 5, one core: about 19 GB/s at
-// 64 KiB where crypto/cipher runs at 6 GB/s; the same loop without GHASH
-// runs at 32 GB/s, GHASH alone at 22-24 GB/s, and the two passes one after
-// the other at 12-13 GB/s.
+// AES-256-GCM in assembly for amd64 with VAES and VPCLMULQDQ: the same
+// AEAD, byte for byte, as crypto/cipher.NewGCM over crypto/aes with 12-byte
+// nonces and 16-byte tags. Seal and Open run counter mode and GHASH in one
+// pass over each 256 bytes (gcmSeal512, gcmOpen512: 16 blocks per GHASH
+// reduction, the AES rounds of one group interleaved with the
+// multiplications of another), and the rest in two (gcmCTR512, then
+// ghash512); without AVX-512, the same on 256-bit registers, 8 blocks per
+// reduction (gcm256_amd64.s). On Zen 5, one core, 64 KiB: about 19 GB/s
+// with the 512-bit kernels, 10 GB/s with the 256-bit ones, where
+// crypto/cipher runs at 6 GB/s; the 512-bit loop without GHASH runs at
+// 32 GB/s, GHASH alone at 22-24 GB/s, and the two passes one after the
+// other at 12-13 GB/s.
 //
 // Like aesCTR (aesctr_amd64.go), it keeps its round keys, and the powers of
 // the hash key H, in memory the package owns, so that wipe can erase them;
 // crypto/aes and crypto/cipher offer no way to.
 
 // useGCMAsm tells newAESGCM to use gcmAsm rather than crypto/cipher: where
-// the AES-CTR assembly runs (useAESCTRAsm: VAES, checked lane by lane), with
-// its 512-bit form, and where the CPU reports PCLMULQDQ and its 512-bit
-// VPCLMULQDQ and these compute each lane as the 128-bit form does
-// (clmulLanesWork, a check against emulators that misreport them).
-var useGCMAsm = useAESCTRAsm && hasVAES512 && cpu.X86.HasAVX512VL &&
-	cpu.X86.HasPCLMULQDQ && cpu.X86.HasAVX512VPCLMULQDQ && clmulLanesWork()
+// the AES-CTR assembly runs (useAESCTRAsm: VAES with AVX2, checked lane by
+// lane), and where the CPU reports PCLMULQDQ and the 256-bit VPCLMULQDQ
+// (CPUID leaf 7, ECX bit 10, which golang.org/x/sys/cpu reports only with
+// AVX-512) and these compute each lane as the 128-bit form does
+// (clmul256LanesWork, a check against emulators that misreport them).
+var useGCMAsm = useAESCTRAsm && cpu.X86.HasPCLMULQDQ && cpuidLeaf7ECX(10) && clmul256LanesWork()
+
+// useGCM512 tells gcmAsm to run its 512-bit kernels (gcm_amd64.s) rather
+// than the 256-bit ones (gcm256_amd64.s): where the CPU has AVX-512 with
+// its VAES and VPCLMULQDQ encodings, again checked lane by lane.
+var useGCM512 = useGCMAsm && hasVAES512 && cpu.X86.HasAVX512VL &&
+	cpu.X86.HasAVX512VPCLMULQDQ && clmulLanesWork()
 
 // A gcmAsm is AES-256-GCM under one key. It is safe for concurrent use,
 // until wipe.
@@ -98,13 +106,18 @@ func (g *gcmAsm) Seal(dst, nonce, plaintext, ad []byte) []byte {
 	var ctr, mask, y [16]byte
 	g.start(&ctr, &mask, nonce)
 	g.hash(&y, ad)
-	m := n / 256 * 16 // blocks for the one-pass loop
-	if m > 0 {
-		gcmSeal512(&g.rk, &g.htab, &y, &out[0], &plaintext[0], m, &ctr)
+	done := 0 // bytes sealed by the one-pass loop
+	if m := onePassBlocks(n); m > 0 {
+		if useGCM512 {
+			gcmSeal512(&g.rk, &g.htab, &y, &out[0], &plaintext[0], m, &ctr)
+		} else {
+			gcmSeal256(&g.rk, &g.htab, &y, &out[0], &plaintext[0], m, &ctr)
+		}
 		addCounter(&ctr, m)
+		done = 16 * m
 	}
-	g.ctrXOR(out[16*m:n], plaintext[16*m:], &ctr)
-	g.hash(&y, out[16*m:n])
+	g.ctrXOR(out[done:n], plaintext[done:], &ctr)
+	g.hash(&y, out[done:n])
 	g.finish((*[16]byte)(out[n:]), &y, &mask, len(ad), n)
 	clear(ctr[:])
 	return ret
@@ -137,13 +150,18 @@ func (g *gcmAsm) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	var ctr, mask, y, want [16]byte
 	g.start(&ctr, &mask, nonce)
 	g.hash(&y, ad)
-	m := n / 256 * 16
-	if m > 0 {
-		gcmOpen512(&g.rk, &g.htab, &y, &out[0], &ciphertext[0], m, &ctr)
+	done := 0
+	if m := onePassBlocks(n); m > 0 {
+		if useGCM512 {
+			gcmOpen512(&g.rk, &g.htab, &y, &out[0], &ciphertext[0], m, &ctr)
+		} else {
+			gcmOpen256(&g.rk, &g.htab, &y, &out[0], &ciphertext[0], m, &ctr)
+		}
 		addCounter(&ctr, m)
+		done = 16 * m
 	}
-	g.hash(&y, ciphertext[16*m:n]) // before ctrXOR overwrites it, in place
-	g.ctrXOR(out[16*m:], ciphertext[16*m:n], &ctr)
+	g.hash(&y, ciphertext[done:n]) // before ctrXOR overwrites it, in place
+	g.ctrXOR(out[done:], ciphertext[done:n], &ctr)
 	g.finish(&want, &y, &mask, len(ad), n)
 	ok := subtle.ConstantTimeCompare(want[:], ciphertext[n:])
 	clear(ctr[:])
@@ -152,6 +170,34 @@ func (g *gcmAsm) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 		return nil, errGCMOpen
 	}
 	return ret, nil
+}
+
+// onePassBlocks is the number of blocks of an n-byte message that
+// gcmSeal512 and gcmOpen512 (16 at a time) or their 256-bit forms (8 at a
+// time) take.
+func onePassBlocks(n int) int {
+	if useGCM512 {
+		return n / 256 * 16
+	}
+	return n / 128 * 8
+}
+
+// ctrBlocks is gcmCTR512 or gcmCTR256.
+func (g *gcmAsm) ctrBlocks(dst, src *byte, nblocks int, ctr *[16]byte) {
+	if useGCM512 {
+		gcmCTR512(&g.rk, dst, src, nblocks, ctr)
+	} else {
+		gcmCTR256(&g.rk, dst, src, nblocks, ctr)
+	}
+}
+
+// ghash is ghash512 or ghash256.
+func (g *gcmAsm) ghash(y *[16]byte, src *byte, nblocks int) {
+	if useGCM512 {
+		ghash512(&g.htab, y, src, nblocks)
+	} else {
+		ghash256(&g.htab, y, src, nblocks)
+	}
 }
 
 // start sets ctr to the first counter block of the data, inc32(J0), and
@@ -173,13 +219,13 @@ func addCounter(ctr *[16]byte, n int) {
 // advances ctr past it. len(dst) = len(src).
 func (g *gcmAsm) ctrXOR(dst, src []byte, ctr *[16]byte) {
 	if m := len(src) / 64 * 4; m > 0 {
-		gcmCTR512(&g.rk, &dst[0], &src[0], m, ctr)
+		g.ctrBlocks(&dst[0], &src[0], m, ctr)
 		addCounter(ctr, m)
 		dst, src = dst[16*m:], src[16*m:]
 	}
 	if len(src) > 0 {
 		var ks [64]byte
-		gcmCTR512(&g.rk, &ks[0], &ks[0], 4, ctr)
+		g.ctrBlocks(&ks[0], &ks[0], 4, ctr)
 		addCounter(ctr, (len(src)+15)/16)
 		subtle.XORBytes(dst, src, ks[:])
 		clear(ks[:])
@@ -192,7 +238,7 @@ func (g *gcmAsm) finish(tag, y, mask *[16]byte, adLen, ctLen int) {
 	var lens [16]byte
 	binary.BigEndian.PutUint64(lens[:8], uint64(adLen)*8)
 	binary.BigEndian.PutUint64(lens[8:], uint64(ctLen)*8)
-	ghash512(&g.htab, y, &lens[0], 1)
+	g.ghash(y, &lens[0], 1)
 	subtle.XORBytes(tag[:], y[:], mask[:])
 	clear(mask[:])
 }
@@ -200,13 +246,13 @@ func (g *gcmAsm) finish(tag, y, mask *[16]byte, adLen, ctLen int) {
 // hash adds p to the GHASH state y, its last block padded with zeros.
 func (g *gcmAsm) hash(y *[16]byte, p []byte) {
 	if n := len(p) / 16; n > 0 {
-		ghash512(&g.htab, y, &p[0], n)
+		g.ghash(y, &p[0], n)
 		p = p[16*n:]
 	}
 	if len(p) > 0 {
 		var b [16]byte
 		copy(b[:], p)
-		ghash512(&g.htab, y, &b[0], 1)
+		g.ghash(y, &b[0], 1)
 	}
 }
 
@@ -239,6 +285,26 @@ func gcmOpen512(rk *[15 * 16]byte, htab *[2 * 16 * 16]byte, y *[16]byte, dst, sr
 //
 //go:noescape
 func ghash512(htab *[2 * 16 * 16]byte, y *[16]byte, src *byte, nblocks int)
+
+// gcmCTR256, ghash256, gcmSeal256 and gcmOpen256 are the kernels above on
+// 256-bit registers, for CPUs without AVX-512 (gcm256_amd64.s): the one-pass
+// forms take a positive multiple of 8 blocks.
+//
+//go:noescape
+func gcmCTR256(rk *[15 * 16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+
+//go:noescape
+func ghash256(htab *[2 * 16 * 16]byte, y *[16]byte, src *byte, nblocks int)
+
+//go:noescape
+func gcmSeal256(rk *[15 * 16]byte, htab *[2 * 16 * 16]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+
+//go:noescape
+func gcmOpen256(rk *[15 * 16]byte, htab *[2 * 16 * 16]byte, y *[16]byte, dst, src *byte, nblocks int, ctr *[16]byte)
+
+// clmul256LanesWork reports whether the 256-bit VPCLMULQDQ computes each
+// lane as the 128-bit form does. It needs AVX2 and VPCLMULQDQ.
+func clmul256LanesWork() bool
 
 // clmulLanesWork reports whether the 512-bit VPCLMULQDQ computes each lane
 // as the 128-bit form does. It needs AVX-512 and VPCLMULQDQ.

@@ -7,6 +7,7 @@ import (
 	"crypto/aes"
 	"crypto/fips140"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -19,16 +20,27 @@ func gcmAsmExpected() (bool, string) {
 	if ok, why := aesCTRAsmExpected(); !ok {
 		return false, why
 	}
-	if !hasVAES512 {
-		return false, "this CPU has no 512-bit VAES"
+	if !cpu.X86.HasPCLMULQDQ || !cpuidLeaf7ECX(10) {
+		return false, "this CPU has no VPCLMULQDQ"
 	}
-	if !cpu.X86.HasAVX512VL || !cpu.X86.HasPCLMULQDQ || !cpu.X86.HasAVX512VPCLMULQDQ {
-		return false, "this CPU has no 512-bit VPCLMULQDQ"
+	if !clmul256LanesWork() {
+		return false, "this CPU reports VPCLMULQDQ, but its 256-bit form does not work lane by lane (an emulator?)"
+	}
+	return true, "this CPU has VAES and VPCLMULQDQ"
+}
+
+// gcm512Expected tells whether gcmAsm should run its 512-bit kernels here.
+func gcm512Expected() (bool, string) {
+	if ok, why := gcmAsmExpected(); !ok {
+		return false, why
+	}
+	if !hasVAES512 || !cpu.X86.HasAVX512VL || !cpu.X86.HasAVX512VPCLMULQDQ {
+		return false, "this CPU has no AVX-512 VAES and VPCLMULQDQ"
 	}
 	if !clmulLanesWork() {
-		return false, "this CPU reports VPCLMULQDQ, but it does not work lane by lane (an emulator?)"
+		return false, "this CPU reports 512-bit VPCLMULQDQ, but it does not work lane by lane (an emulator?)"
 	}
-	return true, "this CPU has 512-bit VAES and VPCLMULQDQ"
+	return true, "this CPU has AVX-512 VAES and VPCLMULQDQ"
 }
 
 // needGCMAsm skips the test where the assembly cannot run.
@@ -46,6 +58,9 @@ func TestGCMAsmChosen(t *testing.T) {
 	t.Log(why)
 	if useGCMAsm != ok {
 		t.Fatalf("useGCMAsm = %v; %s", useGCMAsm, why)
+	}
+	if ok512, why512 := gcm512Expected(); useGCM512 != ok512 {
+		t.Fatalf("useGCM512 = %v; %s", useGCM512, why512)
 	}
 	if fips140.Enforced() {
 		// GODEBUG=fips140=only: crypto/cipher refuses GCM with
@@ -124,7 +139,7 @@ func TestGHASHKernel(t *testing.T) {
 		if nblocks > 0 {
 			p = &src[0]
 		}
-		ghash512(&g.htab, &got, p, nblocks)
+		g.ghash(&got, p, nblocks)
 		if got != want {
 			t.Fatalf("%d blocks: GHASH = %x, want %x", nblocks, got, want)
 		}
@@ -206,11 +221,34 @@ func TestGCMCounterWrap(t *testing.T) {
 			if nblocks > 0 {
 				dst, s = &got[0], &src[0]
 			}
-			gcmCTR512(&g.rk, dst, s, nblocks, &ctr)
+			g.ctrBlocks(dst, s, nblocks, &ctr)
 			if !bytes.Equal(got[:len(src)], want) || !bytes.Equal(got[len(src):], make([]byte, 16)) {
 				t.Fatalf("counter %08x, %d blocks: keystream differs from AES's", start, nblocks)
 			}
 		}
+	}
+}
+
+// TestGCMBothWidths runs the tests of the kernels and of the AEAD with the
+// 256-bit kernels and with the 512-bit ones, where the CPU has both: each
+// must give crypto/cipher's results.
+func TestGCMBothWidths(t *testing.T) {
+	if ok, why := gcm512Expected(); !ok {
+		t.Skip(why)
+	}
+	saved := useGCM512
+	defer func() { useGCM512 = saved }()
+	for _, wide := range []bool{false, true} {
+		useGCM512 = wide
+		t.Run(fmt.Sprintf("gcm512=%v", wide), func(t *testing.T) {
+			t.Run("GHASHKernel", TestGHASHKernel)
+			t.Run("CounterWrap", TestGCMCounterWrap)
+			t.Run("Lengths", TestGCMLengths)
+			t.Run("AssociatedData", TestGCMAssociatedData)
+			t.Run("Nonces", TestGCMNonces)
+			t.Run("OpenTampered", TestGCMOpenTampered)
+			t.Run("Allocs", TestGCMAllocs)
+		})
 	}
 }
 
@@ -231,5 +269,38 @@ func TestGCMErrorIdentity(t *testing.T) {
 	_, want := std.Open(nil, make([]byte, 12), make([]byte, 16), nil)
 	if want == nil || errGCMOpen.Error() != want.Error() {
 		t.Errorf("errGCMOpen = %q, crypto/cipher's %q", errGCMOpen, want)
+	}
+}
+
+// BenchmarkGCMWidths times Seal and Open of 64 KiB with the 256-bit and the
+// 512-bit kernels, where the CPU has both.
+func BenchmarkGCMWidths(b *testing.B) {
+	if ok, why := gcm512Expected(); !ok {
+		b.Skip(why)
+	}
+	saved := useGCM512
+	defer func() { useGCM512 = saved }()
+	g := newGCMAsm(new([32]byte))
+	nonce, ad := make([]byte, 12), make([]byte, 29)
+	p := make([]byte, 64<<10)
+	buf := make([]byte, 0, len(p)+16)
+	sealed := g.Seal(nil, nonce, p, ad)
+	for _, wide := range []bool{false, true} {
+		useGCM512 = wide
+		name := map[bool]string{false: "vaes256", true: "vaes512"}[wide]
+		b.Run(name+"/seal/64KiB", func(b *testing.B) {
+			b.SetBytes(int64(len(p)))
+			for b.Loop() {
+				g.Seal(buf, nonce, p, ad)
+			}
+		})
+		b.Run(name+"/open/64KiB", func(b *testing.B) {
+			b.SetBytes(int64(len(p)))
+			for b.Loop() {
+				if _, err := g.Open(buf, nonce, sealed, ad); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

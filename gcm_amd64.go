@@ -103,6 +103,14 @@ func (g *gcmAsm) Seal(dst, nonce, plaintext, ad []byte) []byte {
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
 	}
 	n := len(plaintext)
+	if n <= gcmShortMax && len(ad) <= gcmShortAD {
+		var ks [64]byte
+		g.shortKeystream(&ks, nonce)
+		subtle.XORBytes(out[:n], plaintext, ks[16:])
+		g.shortTag((*[16]byte)(out[n:]), &ks, ad, out[:n])
+		clear(ks[:])
+		return ret
+	}
 	var ctr, mask, y [16]byte
 	g.start(&ctr, &mask, nonce)
 	g.hash(&y, ad)
@@ -143,6 +151,20 @@ func (g *gcmAsm) Open(dst, nonce, ciphertext, ad []byte) ([]byte, error) {
 	}
 	if overlaps(out, ad) {
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
+	}
+	if n <= gcmShortMax && len(ad) <= gcmShortAD {
+		var ks [64]byte
+		var want [16]byte
+		g.shortKeystream(&ks, nonce)
+		g.shortTag(&want, &ks, ad, ciphertext[:n])
+		if subtle.ConstantTimeCompare(want[:], ciphertext[n:]) != 1 {
+			clear(ks[:])
+			clear(out)
+			return nil, errGCMOpen
+		}
+		subtle.XORBytes(out, ciphertext[:n], ks[16:])
+		clear(ks[:])
+		return ret, nil
 	}
 	// Decrypt and hash in one pass, as crypto/cipher does on amd64, then
 	// clear the plaintext if the tag does not match: in place, the
@@ -198,6 +220,39 @@ func (g *gcmAsm) ghash(y *[16]byte, src *byte, nblocks int) {
 	} else {
 		ghash256(&g.htab, y, src, nblocks)
 	}
+}
+
+// Messages of up to three blocks with up to gcmShortAD bytes of associated
+// data (SSMS's last chunk of a short secret) take a short path of two
+// kernel calls, where the general one makes six or more: one for the
+// keystream of J0 and of the three blocks after it, one for the hash of the
+// associated data, the ciphertext and the lengths, copied to one buffer.
+// Open then checks the tag before it decrypts.
+const (
+	gcmShortMax = 48
+	gcmShortAD  = 192
+)
+
+// shortKeystream sets ks to the keystream of J0 = nonce ‖ 00 00 00 01 and of
+// the three counter blocks after it.
+func (g *gcmAsm) shortKeystream(ks *[64]byte, nonce []byte) {
+	var j0 [16]byte
+	copy(j0[:], nonce)
+	j0[15] = 1
+	g.ctrBlocks(&ks[0], &ks[0], 4, &j0)
+}
+
+// shortTag sets tag to GCM's tag over ad and ct, given ks from
+// shortKeystream.
+func (g *gcmAsm) shortTag(tag *[16]byte, ks *[64]byte, ad, ct []byte) {
+	var buf [gcmShortAD + gcmShortMax + 16]byte
+	k := (copy(buf[:], ad) + 15) &^ 15
+	k = (k + copy(buf[k:], ct) + 15) &^ 15
+	binary.BigEndian.PutUint64(buf[k:], uint64(len(ad))*8)
+	binary.BigEndian.PutUint64(buf[k+8:], uint64(len(ct))*8)
+	var y [16]byte
+	g.ghash(&y, &buf[0], k/16+1)
+	subtle.XORBytes(tag[:], y[:], ks[:16])
 }
 
 // start sets ctr to the first counter block of the data, inc32(J0), and

@@ -116,6 +116,13 @@ func TestGCMAssociatedData(t *testing.T) {
 			checkGCM(t, ours, std, randBytes(rng, 12), randBytes(rng, n), randBytes(rng, a), (a+n)%64)
 		}
 	}
+	// Around the short path's bounds: 48 bytes of message, 192 of
+	// associated data.
+	for a := 160; a <= 210; a++ {
+		for _, n := range []int{0, 1, 32, 47, 48, 49, 64} {
+			checkGCM(t, ours, std, randBytes(rng, 12), randBytes(rng, n), randBytes(rng, a), a%64)
+		}
+	}
 	// Long associated data, through the hash's 16-block loop.
 	for _, a := range []int{255, 256, 257, 4096 + 3} {
 		checkGCM(t, ours, std, randBytes(rng, 12), randBytes(rng, 100), randBytes(rng, a), 0)
@@ -159,7 +166,7 @@ func TestGCMOpenTampered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 26))
 	ours, _ := gcmPair(t, randBytes(rng, 32))
 	nonce := randBytes(rng, 12)
-	for _, n := range []int{0, 1, 17, 100, 256, 300, 1000} {
+	for _, n := range []int{0, 1, 17, 48, 49, 100, 256, 300, 1000} {
 		ad := randBytes(rng, 29)
 		sealed := ours.Seal(nil, nonce, randBytes(rng, n), ad)
 		fails := func(what string, i int, ct, ad []byte) {

@@ -2,13 +2,14 @@
 
 #include "textflag.h"
 
-// AES-256-GCM's two kernels with 512-bit VAES and VPCLMULQDQ (AVX-512): the
-// counter-mode encryption (gcmCTR512) and GHASH (ghash512). See
-// gcm_amd64.go.
+// AES-256-GCM's kernels with 512-bit VAES and VPCLMULQDQ (AVX-512): the
+// counter-mode encryption (gcmCTR512), GHASH (ghash512), the two in one
+// pass (gcmSeal512, gcmOpen512), the powers of the hash key (gcmPowers)
+// and a check of the CPU (clmulLanesWork). See gcm_amd64.go.
 //
 // Constant time. AESENC, AESENCLAST and PCLMULQDQ (and their VEX and EVEX
-// forms) take a time independent of their operands, and neither kernel
-// looks anything up in a table: the key, the round keys, the hash key H and
+// forms) take a time independent of their operands, and no kernel looks
+// anything up in a table: the key, the round keys, the hash key H and
 // its powers, the keystream and the data only go through these, XOR,
 // shuffles, loads and stores. Every address is a pointer argument plus a
 // constant or plus a multiple of 16 that depends only on nblocks, and every

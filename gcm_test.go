@@ -250,6 +250,40 @@ func TestGCMPanics(t *testing.T) {
 	}
 }
 
+// TestGCMConcurrent seals and opens with one AEAD on several goroutines at
+// once, as a cipher.AEAD allows: each result must be crypto/cipher's.
+func TestGCMConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 26))
+	ours, std := gcmPair(t, randBytes(rng, 32))
+	const workers = 4
+	inputs := make([][3][]byte, workers)
+	for i := range inputs {
+		inputs[i] = [3][]byte{randBytes(rng, 12), randBytes(rng, 1000+4000*i), randBytes(rng, 29)}
+	}
+	errs := make(chan error, workers)
+	for _, in := range inputs {
+		go func() {
+			want := std.Seal(nil, in[0], in[1], in[2])
+			for range 50 {
+				if got := ours.Seal(nil, in[0], in[1], in[2]); !bytes.Equal(got, want) {
+					errs <- fmt.Errorf("%d bytes: a concurrent Seal differs", len(in[1]))
+					return
+				}
+				if p, err := ours.Open(nil, in[0], want, in[2]); err != nil || !bytes.Equal(p, in[1]) {
+					errs <- fmt.Errorf("%d bytes: a concurrent Open = %v", len(in[1]), err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // TestGCMAllocs checks that Seal and Open into a dst with room do not
 // allocate.
 func TestGCMAllocs(t *testing.T) {

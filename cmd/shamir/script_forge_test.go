@@ -103,14 +103,15 @@ func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	s, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
-	if _, err := shamir.InspectSSMS(s); err != nil || len(s) < forgeHeaderSize+9 {
+	info, err := shamir.InspectSSMS(s)
+	if err != nil || len(s) < forgeHeaderSize+9 {
 		ts.Fatalf("alter: %s is not an SSMS share: %v", args[0], err)
 	}
-	overhead := 16 // the AEAD's tag, or with AES-GCM (AEAD 3) its nonce too
+	overhead := 16 // the AEAD's tag (header byte 7), and with AEAD 3 its nonce
 	if s[7] == 3 {
 		overhead = 28
 	}
-	t := int(s[8])
+	t := info.Threshold
 	rec := s[forgeHeaderSize:]
 	n := int(be.BigEndian.Uint32(rec) &^ (1 << 31))
 	f := (n + overhead + t - 1) / t

@@ -13,10 +13,11 @@ import (
 // or a folder, could not map back.
 
 // disagreeHint is the advice after a refusal that names the files that
-// disagree. It is only as strong as the evidence: every file named
-// authenticated under the split's key, so holders of the key could have
-// made either side, and nothing in the files tells which is the dealer's.
-const disagreeHint = "these files disagree, and holders of the split's key could have made either side:" +
+// disagree. It is only as strong as the evidence: every file named passed
+// its own checks, records are under checksums that anyone can recompute,
+// and holders of the split's key can sign any header, so nothing in the
+// files tells which side, or which version of a share, is the dealer's.
+const disagreeHint = "these files disagree, and nothing in them tells which are the dealer's:" +
 	" set aside the ones you do not trust, and run the command again"
 
 // disagreement returns the lines that name the files of a refusal that

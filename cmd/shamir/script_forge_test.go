@@ -89,3 +89,40 @@ func cmdSetgen(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), s, 0o600))
 }
+
+// cmdAlter alters the first record of a share as anyone can, holder of
+// the key or not: one byte of its fragment flipped and the record's CRC
+// recomputed (docs/FORMAT.md, Records), the header unchanged, so that its
+// signature still holds. Records are under CRCs, not signatures: the
+// altered share disagrees with the others only when they are combined.
+//
+//	alter SHARE OUT
+func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: alter SHARE OUT")
+	}
+	s, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	info, err := shamir.InspectSSMS(s)
+	if err != nil || len(s) < forgeHeaderSize+9 {
+		ts.Fatalf("alter: %s is not an SSMS share: %v", args[0], err)
+	}
+	overhead := 16 // the AEAD's tag (header byte 7), and with AEAD 3 its nonce
+	if s[7] == 3 {
+		overhead = 28
+	}
+	t := info.Threshold
+	rec := s[forgeHeaderSize:]
+	n := int(be.BigEndian.Uint32(rec) &^ (1 << 31))
+	f := (n + overhead + t - 1) / t
+	if len(rec) < 4+f+4 {
+		ts.Fatalf("alter: %s is truncated", args[0])
+	}
+	rec[4] ^= 0x5a
+	crc := crc32.Update(crc32.Checksum(s[:forgeGeneration], castagnoli), castagnoli, make([]byte, 8))
+	be.BigEndian.PutUint32(rec[4+f:], crc32.Update(crc, castagnoli, rec[:4+f]))
+	if _, err := shamir.InspectSSMS(s); err != nil {
+		ts.Fatalf("alter: the altered share does not pass its checks: %v", err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), s, 0o600))
+}

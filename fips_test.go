@@ -58,7 +58,7 @@ func ssmsRecords(t *testing.T, s []byte) (hdr []byte, recs [][]byte) {
 	if h == nil {
 		t.Fatal(why)
 	}
-	rest := s[headerSize:]
+	rest := s[hl(s):]
 	for count := uint64(0); len(rest) > 0; count++ {
 		n, _, why := recordLength(h, count, rest)
 		if why != 0 {
@@ -68,7 +68,7 @@ func ssmsRecords(t *testing.T, s []byte) (hdr []byte, recs [][]byte) {
 		recs = append(recs, rest[:size])
 		rest = rest[size:]
 	}
-	return s[:headerSize], recs
+	return s[:hl(s)], recs
 }
 
 // rejoin makes a share of hdr and recs, with the last flag on the last
@@ -94,7 +94,7 @@ func rejoin(t *testing.T, hdr []byte, recs [][]byte) []byte {
 	if h == nil {
 		t.Fatal(why)
 	}
-	rest := s[headerSize:]
+	rest := s[hl(s):]
 	for k := range recs {
 		n, _, why := recordLength(h, uint64(k), rest)
 		if why != 0 {
@@ -214,7 +214,7 @@ func TestAEAD3Tampering(t *testing.T) {
 	// The nonce is the first 12 bytes of fragment 0; every byte of every
 	// fragment and key share is forged by TestSSMSForgedShare when AEAD 3
 	// is the default.
-	for k := headerSize + 4; k < headerSize+4+12; k++ {
+	for k := hl(shares[0]) + 4; k < hl(shares[0])+4+12; k++ {
 		forged := slices.Clone(shares)
 		forged[0] = slices.Clone(shares[0])
 		forge(forged[0], k, 0x01)
@@ -279,7 +279,7 @@ func TestSetGlobalRandomSSMS(t *testing.T) {
 			t.Fatalf("share %d differs under the same seed", i)
 		}
 	}
-	if bytes.Equal(a[0][headerSize:], c[0][headerSize:]) {
+	if bytes.Equal(a[0][hl(a[0]):], c[0][hl(c[0]):]) {
 		t.Fatal("different seeds gave the same share")
 	}
 	checkCombine(t, a[:3], secret, secret, nil)

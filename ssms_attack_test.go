@@ -21,21 +21,65 @@ import (
 // are written from the document, not from the package's constants, so that
 // they check the document too.
 
-// Header offsets of format 4, from docs/FORMAT.md.
+// Header offsets of format 4, from docs/FORMAT.md. The path, the key share
+// and the CRC follow at offsets that depend on the batch size.
 const (
 	fmtSplitID    = 13
 	fmtIndex      = 29
 	fmtGeneration = 30
-	fmtCommitment = 34
-	fmtKeyCheck   = 50
-	fmtPublicKey  = 66
-	fmtSignature  = 98
-	fmtKeyShare   = 162
-	fmtCRC        = 194
-	fmtHeader     = 198
+	fmtBatchFirst = 34
+	fmtBatchSize  = 35
+	fmtCommitment = 36
+	fmtKeyCheck   = 52
+	fmtPublicKey  = 68
+	fmtSignature  = 100
+	fmtPath       = 164
 )
 
 var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fmtDepth is the depth of the Merkle tree of a batch of size shares:
+// ⌈log2 size⌉.
+func fmtDepth(size int) int {
+	d := 0
+	for 1<<d < size {
+		d++
+	}
+	return d
+}
+
+// fmtHeaderLen is the length of the header of the share s, 200 + 32·depth;
+// fmtKeyShareAt and fmtCRCAt where its key share and CRC are.
+func fmtHeaderLen(s []byte) int     { return 200 + 32*fmtDepth(int(s[fmtBatchSize])) }
+func fmtKeyShareAt(s []byte) int    { return fmtHeaderLen(s) - 36 }
+func fmtCRCAt(s []byte) int         { return fmtHeaderLen(s) - 4 }
+func fmtKeyShareOf(s []byte) []byte { return s[fmtKeyShareAt(s):fmtCRCAt(s)] }
+
+// fmtRoot computes the root of the batch tree that the leaf of the share s
+// reaches through its path: the leaf SHA-256("GFSSMS leaf" ‖ index ‖
+// commitment), then at each level SHA-256("GFSSMS node" ‖ left ‖ right),
+// the leaf's side given by the bits of index − first, from the lowest.
+func fmtRoot(s []byte) []byte {
+	h := sha256.Sum256(slices.Concat([]byte("GFSSMS leaf"), s[fmtIndex:fmtIndex+1], s[fmtCommitment:fmtKeyCheck]))
+	pos := int(s[fmtIndex]) - int(s[fmtBatchFirst])
+	for i := range fmtDepth(int(s[fmtBatchSize])) {
+		sib := s[fmtPath+32*i : fmtPath+32*i+32]
+		if pos&1 == 0 {
+			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), h[:], sib))
+		} else {
+			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), sib, h[:]))
+		}
+		pos >>= 1
+	}
+	return h[:]
+}
+
+// fmtStatement is the batch statement of the share s, with its batch's
+// root: bytes 0…28, the generation, the batch's first index and size, the
+// key check, the public key, the root.
+func fmtStatement(s, root []byte) []byte {
+	return slices.Concat(s[:fmtIndex], s[fmtGeneration:fmtCommitment], s[fmtKeyCheck:fmtSignature], root)
+}
 
 // keyOfShares recovers the key of a split from threshold of its shares, as
 // anyone holding them can: the key shares are Shamir shares of it at
@@ -44,7 +88,7 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	t.Helper()
 	parts := make([][]byte, len(shares))
 	for i, s := range shares {
-		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtCRC]), s[fmtIndex]+1)
+		parts[i] = append(slices.Clone(fmtKeyShareOf(s)), s[fmtIndex]+1)
 	}
 	key, err := Combine(parts)
 	if err != nil {
@@ -65,26 +109,29 @@ func fmtSigningKey(key []byte) ed25519.PrivateKey {
 }
 
 // reseal recomputes, as docs/FORMAT.md defines them, the commitment to
-// the key share of the share s, its signature under the signing key of the
-// split key key, its header CRC and every record CRC. It does not touch
-// the public key or the key check.
+// the key share of the share s, the signature under the signing key of
+// the split key key over the statement of the root that its leaf reaches
+// through its path (unchanged), its header CRC and every record CRC. It
+// does not touch the public key or the key check. The shares of one batch
+// whose leaves did not change keep one root, so one statement.
 func reseal(s, key []byte) {
-	c := sha256.Sum256(append([]byte("GFSSMS key share"), s[fmtKeyShare:fmtCRC]...))
+	c := sha256.Sum256(append([]byte("GFSSMS key share"), fmtKeyShareOf(s)...))
 	copy(s[fmtCommitment:fmtKeyCheck], c[:16])
-	copy(s[fmtSignature:fmtKeyShare], ed25519.Sign(fmtSigningKey(key), s[:fmtSignature]))
+	copy(s[fmtSignature:fmtPath], ed25519.Sign(fmtSigningKey(key), fmtStatement(s, fmtRoot(s))))
 	fixCRCsFromFormat(s)
 }
 
 // fixCRCsFromFormat recomputes the header CRC and every record CRC of s.
 func fixCRCsFromFormat(s []byte) {
-	binary.BigEndian.PutUint32(s[fmtCRC:], crc32.Checksum(s[:fmtCRC], fmtCastagnoli))
+	crc := fmtCRCAt(s)
+	binary.BigEndian.PutUint32(s[crc:], crc32.Checksum(s[:crc], fmtCastagnoli))
 	overhead := 16
 	if s[7] == 3 {
 		overhead = 28
 	}
 	t := int(s[8])
 	seed := crc32.Checksum(s[:30], fmtCastagnoli)
-	for off, k := fmtHeader, uint64(0); off < len(s); k++ {
+	for off, k := fmtHeaderLen(s), uint64(0); off < len(s); k++ {
 		n := int(binary.BigEndian.Uint32(s[off:]) &^ (1 << 31))
 		f := (n + overhead + t - 1) / t
 		var num [8]byte
@@ -331,7 +378,7 @@ func TestSSMSOrderIndependent(t *testing.T) {
 	evil := outsiderSplit(t, shares[0], bytes.Repeat([]byte{2}, 150), 4)
 	insider := insiderSplit(t, shares[:2], bytes.Repeat([]byte{3}, 150), 4)
 	altered := slices.Clone(shares[1])
-	forge(altered, headerSize+10, 0x44)
+	forge(altered, hl(altered)+10, 0x44)
 	sets := [][][]byte{
 		{shares[0], evil[0], shares[1], evil[1], shares[2]},
 		{shares[0], insider[1], shares[1], shares[2]},
@@ -413,7 +460,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 	}
 	cur := make([][]byte, parts)
 	for i := range cur {
-		cur[i] = append(slices.Clone(headers[i]), old[i][headerSize:]...)
+		cur[i] = append(slices.Clone(headers[i]), old[i][hl(old[i]):]...)
 	}
 	evil := outsiderSplit(f, cur[0], bytes.Repeat([]byte{0xee}, 90), parts)
 	info, err := InspectSSMS(cur[0])
@@ -445,13 +492,13 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			case 3:
 				s := slices.Clone(cur[i])
 				k := int(ops[1]) % len(s)
-				if k >= hdrCRC && k < headerSize || k >= hdrSignature && k < hdrKeyShare && ops[1]&1 == 0 {
-					k = hdrKeyShare
+				if k >= crcOff(s) && k < hl(s) || k >= hdrSignature && k < keyShareOff(s) && ops[1]&1 == 0 {
+					k = keyShareOff(s)
 				}
 				s[k] ^= 1 + ops[1]>>4
 				fixCRCs(s, cur[i])
 				given, untouched = append(given, s), append(untouched, false)
-				if k >= headerSize && !bytes.Equal(s, cur[i]) {
+				if k >= hl(cur[i]) && !bytes.Equal(s, cur[i]) {
 					recordAltered[string(s)] = true
 				}
 			}
@@ -486,7 +533,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 func refreshHeaders(shares [][]byte) ([][]byte, error) {
 	hs := make([][]byte, len(shares))
 	for i, s := range shares {
-		hs[i] = s[:headerSize]
+		hs[i] = s[:hl(s)]
 	}
 	return RefreshSSMSHeaders(hs)
 }
@@ -510,9 +557,9 @@ func TestSSMSAlteredCopiesFirst(t *testing.T) {
 		for i := range 6 {
 			c := slices.Clone(shares[i])
 			if where == "record" {
-				c[fmtHeader+4+i] ^= 0x33
+				c[fmtHeaderLen(c)+4+i] ^= 0x33
 			} else {
-				c[fmtKeyShare+i] ^= 0x33
+				c[fmtKeyShareAt(c)+i] ^= 0x33
 			}
 			reseal(c, key)
 			want = append(want, BadShare{Position: len(given), Reason: Inconsistent})
@@ -553,7 +600,7 @@ func TestSSMSSignatureOnly(t *testing.T) {
 	if _, bad, err := RecreateSSMS(append(slices.Clone(given), shares[4]), 1); err != nil || !slices.Equal(bad, want[:1]) {
 		t.Fatalf("RecreateSSMS: %v, %v", bad, err)
 	}
-	hs := [][]byte{shares[0][:fmtHeader], changed[:fmtHeader], shares[2][:fmtHeader], shares[3][:fmtHeader]}
+	hs := [][]byte{shares[0][:fmtHeaderLen(shares[0])], changed[:fmtHeaderLen(changed)], shares[2][:fmtHeaderLen(shares[2])], shares[3][:fmtHeaderLen(shares[3])]}
 	var ce *CombineError
 	if _, err := RefreshSSMSHeaders(hs); !errors.As(err, &ce) || !slices.Equal(ce.Bad, want[:1]) {
 		t.Fatalf("RefreshSSMSHeaders: %v", err)
@@ -770,13 +817,13 @@ func TestSSMSRefusalNamesSeveral(t *testing.T) {
 	key := keyOfShares(t, shares[:2])
 	record := func(s []byte) []byte {
 		c := slices.Clone(s)
-		c[fmtHeader+4+3] ^= 0x5a
+		c[fmtHeaderLen(c)+4+3] ^= 0x5a
 		fixCRCsFromFormat(c)
 		return c
 	}
 	keyShare := func(s []byte) []byte {
 		c := slices.Clone(s)
-		c[fmtKeyShare+3] ^= 0x5a
+		c[fmtKeyShareAt(c)+3] ^= 0x5a
 		reseal(c, key)
 		return c
 	}

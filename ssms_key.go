@@ -16,7 +16,7 @@ import (
 type keyVar struct {
 	x      byte
 	y      *[keySize]byte
-	sig    [sigSize]byte
+	h      *header // the first share's
 	shares []*shareIn
 }
 
@@ -40,7 +40,7 @@ func keyVars(shares []*shareIn) []keyVar {
 		}
 		// A sub-slice with no room: appending a copy allocates, and never
 		// writes into shares.
-		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, sig: s.hdr.sig, shares: shares[k : k+1 : k+1]})
+		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, h: s.hdr, shares: shares[k : k+1 : k+1]})
 		idx.added(vs)
 	}
 	return vs
@@ -58,7 +58,7 @@ type sameIndex struct {
 // signature and an equal key share (compared in constant time), or −1.
 func (x *sameIndex) find(vs []keyVar, s *shareIn) int {
 	same := func(j int) bool {
-		return vs[j].sig == s.hdr.sig && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
+		return vs[j].h.samePublic(s.hdr) && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
 	}
 	if x.bySig != nil {
 		for _, j := range x.bySig[s.hdr.sig] {
@@ -81,11 +81,11 @@ func (x *sameIndex) added(vs []keyVar) {
 	last := len(vs) - 1
 	switch {
 	case x.bySig != nil:
-		x.bySig[vs[last].sig] = append(x.bySig[vs[last].sig], last)
+		x.bySig[vs[last].h.sig] = append(x.bySig[vs[last].h.sig], last)
 	case len(vs)-x.start > 16:
 		x.bySig = make(map[[sigSize]byte][]int)
 		for j := x.start; j < len(vs); j++ {
-			x.bySig[vs[j].sig] = append(x.bySig[vs[j].sig], j)
+			x.bySig[vs[j].h.sig] = append(x.bySig[vs[j].h.sig], j)
 		}
 	}
 }

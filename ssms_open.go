@@ -2,7 +2,6 @@ package shamir
 
 import (
 	"cmp"
-	"crypto/subtle"
 	"fmt"
 	"slices"
 )
@@ -54,9 +53,9 @@ type combiner struct {
 	// header parsed was checked (verifyAll).
 	verified bool
 
-	// checked holds a header whose signature was checked, by signature
-	// (holds).
-	checked map[[sigSize]byte]*header
+	// checked holds the batch statements whose signatures were checked,
+	// and the outcome (holds).
+	checked map[stmtKey]bool
 
 	// unsure holds the positions of the shares whose records of a chunk
 	// refused differ from another's of the same index: none is a copy.
@@ -101,36 +100,36 @@ func (c *combiner) verifyAll() bool {
 	return found
 }
 
-// holds is h.signatureHolds, with one signature verification for all the
-// copies of a header: a header whose signature and signed bytes are those
-// of one already checked takes its result, and only its key share is
-// checked against its commitment. So many copies cost a hash each, not a
-// verification each.
+// holds is h.signatureHolds, with one signature verification per
+// distinct batch statement (and signature): the shares of one batch, and
+// the copies of a header, cost the hashes of their paths and commitments,
+// not a verification each. So does a batch of an outsider's, forged or
+// not: what they write costs one verification per statement they make.
 func (c *combiner) holds(h *header) bool {
 	if h.verified != sigUnchecked {
 		return h.verified == sigGood
 	}
-	if g := c.checked[h.sig]; g != nil && g.signed == h.signed {
-		// A copy: the same key share (compared in constant time) has the
-		// same result; another is checked against its commitment.
-		h.signedOK = g.signedOK
-		switch {
-		case subtle.ConstantTimeCompare(g.keyShare[:], h.keyShare[:]) == 1:
-			h.verified = g.verified
-		case g.signedOK && h.committed():
-			h.verified = sigGood
-		default:
-			h.verified = sigBad
+	var k stmtKey
+	stmt := h.statement()
+	copy(k[:], stmt[:])
+	copy(k[stmtSize:], h.sig[:])
+	ok, seen := c.checked[k]
+	if !seen {
+		ok = h.statementHolds(&stmt)
+		if c.checked == nil {
+			c.checked = make(map[stmtKey]bool)
 		}
-		return h.verified == sigGood
+		c.checked[k] = ok
 	}
-	ok := h.signatureHolds()
-	if c.checked == nil {
-		c.checked = make(map[[sigSize]byte]*header)
+	h.verified = sigBad
+	if ok && h.committed() {
+		h.verified = sigGood
 	}
-	c.checked[h.sig] = h
-	return ok
+	return h.verified == sigGood
 }
+
+// A stmtKey is a batch statement and its signature.
+type stmtKey [stmtSize + sigSize]byte
 
 // release clears the key and gives back the buffers.
 func (c *combiner) release() {

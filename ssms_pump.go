@@ -153,7 +153,7 @@ func (c *combiner) markCopies() {
 		// Nor is a share whose record of the chunk refused differs from
 		// another's of its index (c.unsure): which is the copy is unknown.
 		a, b := c.live[i-1].hdr, c.live[i].hdr
-		if a.index == b.index && a.sig == b.sig && a.ad == b.ad && a.gen == b.gen &&
+		if a.samePublic(b) && a.ad == b.ad && a.gen == b.gen &&
 			!slices.Contains(c.unsure, c.live[i].pos) &&
 			subtle.ConstantTimeCompare(a.keyShare[:], b.keyShare[:]) == 1 {
 			c.live[i].why = Duplicate

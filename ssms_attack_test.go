@@ -846,3 +846,122 @@ func TestSSMSRefusalNamesSeveral(t *testing.T) {
 		}
 	}
 }
+
+// fmtRebuild returns the share s with its header rebuilt, as anyone can
+// from docs/FORMAT.md: the index, the batch range and the path given, the
+// other fields, the key share and the records s's, every CRC recomputed.
+func fmtRebuild(s []byte, index, first, size byte, path [][]byte) []byte {
+	h := slices.Concat(s[:fmtIndex], []byte{index}, s[fmtGeneration:fmtBatchFirst], []byte{first, size},
+		s[fmtCommitment:fmtPath], slices.Concat(path...), fmtKeyShareOf(s), make([]byte, 4))
+	out := append(h, s[fmtHeaderLen(s):]...)
+	fixCRCsFromFormat(out)
+	return out
+}
+
+// fmtPathOf returns the path nodes of the share s.
+func fmtPathOf(s []byte) [][]byte {
+	var p [][]byte
+	for i := range fmtDepth(int(s[fmtBatchSize])) {
+		p = append(p, s[fmtPath+32*i:fmtPath+32*i+32])
+	}
+	return p
+}
+
+// TestSSMSBatchForged: shares whose batch statement or Merkle path an
+// outsider changed, the key share and records genuine and every checksum
+// recomputed, are Forged: a genuine path under another batch statement
+// (another range), a path that reaches another root (another share's, or
+// another split's), a path cut short with the batch size to match, and a
+// leaf moved to another index of its batch with that index's path. Named
+// wherever signatures are checked: beside an outsider's share, and always
+// by the lifecycle functions.
+func TestSSMSBatchForged(t *testing.T) {
+	secret := testSecret(300, 81)
+	a := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 81)
+	b := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 82)
+	evil := outsiderSplit(t, a[0], bytes.Repeat([]byte{7}, 300), 5)
+	// The format as documented: every genuine share's leaf and path reach
+	// the root whose batch statement the signature covers, and rebuilding
+	// a header from its fields gives it back.
+	for i, s := range a {
+		if !ed25519.Verify(s[fmtPublicKey:fmtSignature], fmtStatement(s, fmtRoot(s)), s[fmtSignature:fmtPath]) {
+			t.Fatalf("share %d: the signature does not cover the statement FORMAT.md describes", i)
+		}
+		if !bytes.Equal(fmtRebuild(s, byte(i), 0, 5, fmtPathOf(s)), s) {
+			t.Fatalf("share %d: rebuilt from its fields, it differs", i)
+		}
+	}
+	cases := map[string][]byte{
+		"another range, same depth":   fmtRebuild(a[1], 1, 0, 6, fmtPathOf(a[1])),
+		"another first index":         fmtRebuild(a[1], 1, 1, 5, fmtPathOf(a[1])),
+		"another share's path":        fmtRebuild(a[1], 1, 0, 5, fmtPathOf(a[3])),
+		"another split's path":        fmtRebuild(a[1], 1, 0, 5, fmtPathOf(b[1])),
+		"path cut short, size 4":      fmtRebuild(a[1], 1, 0, 4, fmtPathOf(a[1])[:2]),
+		"no path, batch of one":       fmtRebuild(a[1], 1, 1, 1, nil),
+		"leaf moved, its path":        fmtRebuild(a[1], 2, 0, 5, fmtPathOf(a[2])),
+		"leaf moved, the target path": fmtRebuild(a[1], 3, 0, 5, fmtPathOf(a[3])),
+		"a path node changed": func() []byte {
+			p := fmtPathOf(a[1])
+			p[1] = slices.Clone(p[1])
+			p[1][5] ^= 1
+			return fmtRebuild(a[1], 1, 0, 5, p)
+		}(),
+	}
+	for name, f := range cases {
+		if h, why := parseHeader(f); h == nil {
+			t.Fatalf("%s: the share does not parse: %v", name, why)
+		}
+		given := [][]byte{a[0], f, a[2], evil[4], a[3]}
+		want := []BadShare{{Position: 1, Reason: Forged}, {Position: 3, Reason: Forged}}
+		for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+			got, bad, err := combine(given)
+			if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+				t.Fatalf("%s: %v, %v; want the secret and %v", name, bad, err, want)
+			}
+		}
+		if _, bad, err := RecreateSSMS([][]byte{a[0], f, a[2], a[3]}, 4); err != nil || !slices.Equal(bad, want[:1]) {
+			t.Fatalf("%s: RecreateSSMS: %v, %v", name, bad, err)
+		}
+		// Exactly threshold shares with it: never a wrong secret, and the
+		// forged share named when the lifecycle checks every signature.
+		if _, _, err := RecreateSSMS([][]byte{a[0], f, a[2]}, 4); !errors.Is(err, ErrNotEnoughShares) {
+			t.Fatalf("%s: RecreateSSMS from threshold shares: %v", name, err)
+		}
+	}
+}
+
+// TestSSMSRecordAlteredInPlace pins a known limit (docs/FORMAT.md,
+// docs/SECURITY.md): an outsider who can write a genuine share's file can
+// alter its records in place, their CRCs recomputed (a record's CRC covers
+// header bytes 0…29, the chunk number and the record, none of it secret),
+// and that share keeps its genuine header and signature: it counts in the
+// chunks' bound. Given exactly threshold+1 shares, one altered in place,
+// the chunk's two candidate codewords cannot be told apart: a refusal that
+// names both sets, never a wrong secret. With one more genuine share the
+// altered one is outvoted and named.
+func TestSSMSRecordAlteredInPlace(t *testing.T) {
+	secret := testSecret(300, 83)
+	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 83)
+	altered := slices.Clone(s[2])
+	altered[fmtHeaderLen(altered)+4+3] ^= 0x5a // a fragment byte of the first record
+	fixCRCsFromFormat(altered)
+	if !bytes.Equal(altered[:fmtHeaderLen(altered)], s[2][:fmtHeaderLen(s[2])]) {
+		t.Fatal("the header changed")
+	}
+	given := [][]byte{s[0], s[1], altered, s[3]}
+	for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+		got, bad, err := combine(given)
+		var ce *CombineError
+		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) < 2 {
+			t.Fatalf("t+1 shares, one altered in place: %d bytes, %v, %v; want a refusal naming the sets", len(got), bad, err)
+		}
+		if slices.ContainsFunc(ce.Bad, func(b BadShare) bool { return b.Reason == Forged }) {
+			t.Fatalf("a share named Forged: %v", ce.Bad)
+		}
+		t.Logf("refused: %v, sets %v", err, ce.Sets)
+	}
+	got, bad, err := CombineSSMS(append(slices.Clone(given), s[4]))
+	if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: 2, Reason: Inconsistent}}) {
+		t.Fatalf("t+2 shares, one altered in place: %v, %v", bad, err)
+	}
+}

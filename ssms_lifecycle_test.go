@@ -593,3 +593,75 @@ func FuzzRecreateSSMS(f *testing.F) {
 		}
 	})
 }
+
+// TestSSMSBatchLifecycle: each operation signs once per batch it makes,
+// and a share of an existing batch is made again byte for byte. A split
+// is one batch; an extension another; a refresh keeps each batch's range
+// (so each header its length) and signs each once; a share recreated at
+// an index of a given share's batch is that batch's, and at an index of
+// no given share's batch, a new batch of its own that combines all the
+// same.
+func TestSSMSBatchLifecycle(t *testing.T) {
+	secret := testSecret(500, 91)
+	a := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 91)
+	sigs := func(ss ...[]byte) int {
+		m := map[string]bool{}
+		for _, s := range ss {
+			m[string(s[hdrSignature:hdrPath])] = true
+		}
+		return len(m)
+	}
+	if n := sigs(a...); n != 1 {
+		t.Fatalf("a split signed %d times", n)
+	}
+	e, _, err := ExtendSSMS(a[:3], 3, []int{3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sigs(e...); n != 1 || e[0][hdrBatchFirst] != 5 || e[0][hdrBatchSize] != 3 {
+		t.Fatalf("an extension: %d signatures, batch (%d, %d)", n, e[0][hdrBatchFirst], e[0][hdrBatchSize])
+	}
+	again, _, err := RecreateSSMS([][]byte{a[0], a[4], e[0]}, 6, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again[0], e[1]) || !bytes.Equal(again[1], a[1]) {
+		t.Fatal("shares of given shares' batches, made again, differ")
+	}
+	alone, _, err := RecreateSSMS(a[:3], 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone[0][hdrBatchFirst] != 6 || alone[0][hdrBatchSize] != 1 || bytes.Equal(alone[0], e[1]) {
+		t.Fatal("a share of no given share's batch is not a batch of its own")
+	}
+	if got, bad, err := CombineSSMS([][]byte{alone[0], e[1], a[2], e[0]}); err != nil || !bytes.Equal(got, secret) || len(bad) != 1 || bad[0].Reason != Duplicate {
+		t.Fatalf("with a share of another batch at one index: %v, %v", bad, err)
+	}
+	all := append(slices.Clone(a), e...)
+	hs := make([][]byte, len(all))
+	for i, s := range all {
+		hs[i] = s[:hl(s)]
+	}
+	fresh, err := RefreshSSMSHeaders(hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := make([][]byte, len(all))
+	for i, h := range fresh {
+		if len(h) != hl(all[i]) {
+			t.Fatalf("share %d: the refreshed header is %d bytes, the old %d", i, len(h), hl(all[i]))
+		}
+		next[i] = append(slices.Clone(h), all[i][len(h):]...)
+	}
+	if n := sigs(fresh...); n != 2 {
+		t.Fatalf("a refresh of two batches signed %d times", n)
+	}
+	again, _, err = RecreateSSMS([][]byte{next[0], next[1], next[5]}, 7, 3)
+	if err != nil || !bytes.Equal(again[0], next[7]) || !bytes.Equal(again[1], next[3]) {
+		t.Fatalf("refreshed shares made again differ: %v", err)
+	}
+	if got, _, err := CombineSSMS(next[4:7]); err != nil || !bytes.Equal(got, secret) {
+		t.Fatalf("refreshed shares of two batches: %v", err)
+	}
+}

@@ -20,7 +20,8 @@ import (
 //     key shares (interpolate), never the row at 0;
 //   - refreshing adds to every key share the value at its x of a random
 //     polynomial with constant term 0 (refresh, the plain form's product),
-//     and rewrites the 198-byte headers only: the record checksums start from
+//     and rewrites the headers only (each batch signed once, its range and
+//     so each header's length kept): the record checksums start from
 //     the header without its key share (recordSeed);
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
@@ -46,14 +47,19 @@ var (
 
 // RecreateSSMS returns the shares at the given indexes of the SSMS split that
 // shares come from: at least threshold shares made by [SplitSSMS] or
-// [NewSplitWriter] (or by this package's lifecycle functions). Each share is
-// byte for byte the one SplitSSMS made at that index, so a lost share is
-// made again from any threshold others and its index: SplitSSMS numbers the
+// [NewSplitWriter] (or by this package's lifecycle functions). A share at an
+// index of the batch of one of shares (the shares one operation made
+// together, which share one signature: docs/FORMAT.md) is byte for byte
+// the one that operation made there, so a lost share is made again from
+// any threshold others, one of its batch among them, and its index: SplitSSMS numbers the
 // shares it returns from 0, [InspectSSMS] reads the index of a share that is
 // there, and the command's share file names, NAME.I-of-N.shamir, carry it
-// plus one. At an index that no share of the split has, the share is a new one, which
-// combines with the split's shares as theirs do: RecreateSSMS also extends
-// a split at indexes the caller chooses ([ExtendSSMS] picks them).
+// plus one. At an index of no given share's batch, the shares made at
+// consecutive indexes are a new batch, signed once: a new share, or one
+// with the key share and records of the share a lost batch had there,
+// which combines with the split's shares as theirs do: RecreateSSMS also
+// extends a split at indexes the caller chooses ([ExtendSSMS] picks them,
+// one batch).
 //
 // Indexes run from 0 to 254. RecreateSSMS refuses none, an index given
 // twice, and the index of one of shares (whose header could be read): that
@@ -341,10 +347,14 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the first 198 bytes of a share (the rest, if any, is not read). A
+// least the header of a share ([SSMSInfo.HeaderSize] bytes, at most 456;
+// the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size
-// is refreshed by rewriting 198 bytes per share.
+// is refreshed by rewriting its headers. Each batch of the shares given
+// (the shares one operation made together, docs/FORMAT.md) is a batch of
+// the new generation with the same range, signed once: every new header
+// has the old one's length.
 //
 // The new key shares are the old ones plus the values at their x
 // coordinates (index+1) of a uniformly random polynomial of degree below

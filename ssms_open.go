@@ -21,17 +21,18 @@ import (
 // Who can do what here (docs/SECURITY.md). An outsider, who reads every
 // header but holds no key, can give shares of a split of their own under
 // the genuine split ID, or genuine headers altered: their headers'
-// signatures fail (the split ID commits to the public key, and only the
-// key's holders can sign), so they are named Forged and set aside, one by
-// one, before anything is decoded, whatever their number and order.
-// Signatures cost about 40 µs each to check, so they are checked only where
+// signatures or Merkle paths fail (the split ID commits to the public key,
+// and only the key's holders can sign a batch), so they are named Forged
+// and set aside, one by one, before anything is decoded, whatever their
+// number and order. A signature costs about 35 µs to check, once per
+// distinct batch statement (holds); even so, headers are checked only where
 // they decide something: when the shares disagree in any way (more than
 // one split name or set of parameters, a key that the first threshold key
 // shares do not give, a key share off the key's polynomial, a chunk that
 // does not open cleanly), and always before a share is named or a
 // lifecycle function writes from the shares. Shares that all agree are
 // combined without one: they hold the genuine headers, but perhaps for
-// their signature bytes, which decide nothing there. Holders who know the
+// their signature, path or batch bytes, which decide nothing there. Holders who know the
 // key can sign headers with key shares off the dealer's polynomial: those
 // are outvoted only within the error-correction bound, and beyond it the
 // shares are refused, never chosen between.

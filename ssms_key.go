@@ -22,11 +22,10 @@ type keyVar struct {
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and signature, which are public (a map of the signatures
-// once an index has many values, so that many copies cost linear time),
-// and then their
-// key shares are compared in constant time: no memory is indexed by a key
-// share.
+// their index and public bytes (header.samePublic: the batch, commitment,
+// signature and path; a map of the signatures once an index has many
+// values, so that many copies cost linear time), and then their key shares
+// are compared in constant time: no memory is indexed by a key share.
 func keyVars(shares []*shareIn) []keyVar {
 	vs := make([]keyVar, 0, len(shares))
 	var idx sameIndex
@@ -48,14 +47,15 @@ func keyVars(shares []*shareIn) []keyVar {
 
 // sameIndex finds, among the values of one index in vs (from start on),
 // the one a header copies: all of them are looked at while they are few,
-// those with the header's signature, by a map, once there are many.
+// those with the header's signature (one per batch), by a map, once there
+// are many.
 type sameIndex struct {
 	start int
 	bySig map[[sigSize]byte][]int
 }
 
-// find returns the place in vs of the value of s's index with its
-// signature and an equal key share (compared in constant time), or −1.
+// find returns the place in vs of the value of s's index with its public
+// bytes and an equal key share (compared in constant time), or −1.
 func (x *sameIndex) find(vs []keyVar, s *shareIn) int {
 	same := func(j int) bool {
 		return vs[j].h.samePublic(s.hdr) && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1

@@ -648,17 +648,17 @@ func (h *header) samePublic(o *header) bool {
 // It needs no key, and judges each header on its own: an outsider, who can
 // copy every public field but not sign, fails it. The combiner asks only
 // where the answer decides something, and checks each distinct statement
-// once (combiner.holds).
+// once (combiner.holds): verify checks a statement, as statementHolds does.
 //
 // Constant time: the path and the signature are checked on public bytes
 // alone (the statement holds the root of the key shares' commitments, not
 // a key share), whatever their outcome; then the commitment is computed
 // from the key share and compared in constant time.
-func (h *header) signatureHolds() bool {
+func (h *header) signatureHolds(verify func(h *header, stmt *[stmtSize]byte) bool) bool {
 	if h.verified == sigUnchecked {
 		stmt := h.statement()
 		h.verified = sigBad
-		if h.statementHolds(&stmt) && h.committed() {
+		if verify(h, &stmt) && h.committed() {
 			h.verified = sigGood
 		}
 	}

@@ -106,27 +106,23 @@ func (c *combiner) verifyAll() bool {
 // the copies of a header, cost the hashes of their paths and commitments,
 // not a verification each. So does a batch of an outsider's, forged or
 // not: what they write costs one verification per statement they make.
-func (c *combiner) holds(h *header) bool {
-	if h.verified != sigUnchecked {
-		return h.verified == sigGood
-	}
+func (c *combiner) holds(h *header) bool { return h.signatureHolds(c.statementHolds) }
+
+// statementHolds is h.statementHolds(stmt), looked up first among the
+// statements checked, and remembered.
+func (c *combiner) statementHolds(h *header, stmt *[stmtSize]byte) bool {
 	var k stmtKey
-	stmt := h.statement()
 	copy(k[:], stmt[:])
 	copy(k[stmtSize:], h.sig[:])
 	ok, seen := c.checked[k]
 	if !seen {
-		ok = h.statementHolds(&stmt)
+		ok = h.statementHolds(stmt)
 		if c.checked == nil {
 			c.checked = make(map[stmtKey]bool)
 		}
 		c.checked[k] = ok
 	}
-	h.verified = sigBad
-	if ok && h.committed() {
-		h.verified = sigGood
-	}
-	return h.verified == sigGood
+	return ok
 }
 
 // A stmtKey is a batch statement and its signature.

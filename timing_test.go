@@ -399,7 +399,7 @@ func checkTarget() target {
 			hs[s].keyShare[0] ^= ^genuine.keyShare[0] // never the genuine one
 		},
 		run: func(s int) {
-			if hs[s].signatureHolds() {
+			if hs[s].signatureHolds((*header).statementHolds) {
 				panic("a key share that misses its commitment")
 			}
 		},

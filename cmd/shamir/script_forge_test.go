@@ -15,11 +15,20 @@ import (
 const (
 	forgeSplitID    = 13  // 16 bytes
 	forgeGeneration = 30  // 4 bytes; the end of the record CRCs' seed
-	forgeKeyCheck   = 50  // 16 bytes, then the 32-byte public key
-	forgeSignature  = 98  // 64 bytes, over bytes 0…97
-	forgeHeaderCRC  = 194 // CRC-32C of bytes 0…193
-	forgeHeaderSize = 198
+	forgeKeyCheck   = 52  // 16 bytes, then the 32-byte public key
+	forgeSignature  = 100 // 64 bytes, over the batch statement
 )
+
+// forgeHeaderCRC is where the header CRC of s is: the header's last 4
+// bytes. The header is 200 bytes and 32 more per level of its batch's
+// Merkle tree, ⌈log2 size⌉ levels, the batch size at byte 35.
+func forgeHeaderCRC(s []byte) int {
+	d := 0
+	for 1<<d < int(s[35]) {
+		d++
+	}
+	return 200 + 32*d - 4
+}
 
 // cmdForge is the outsider's attack on a split: shares of a split of their
 // own, made with the library, under the split ID (and generation) of a
@@ -55,10 +64,11 @@ func cmdForge(ts *testscript.TestScript, neg bool, args []string) {
 		copy(s[forgeSplitID:], genuine[forgeSplitID:forgeSplitID+16])
 		copy(s[forgeGeneration:], genuine[forgeGeneration:forgeGeneration+4])
 		copy(s[forgeKeyCheck:forgeSignature], genuine[forgeKeyCheck:forgeSignature])
-		be.BigEndian.PutUint32(s[forgeHeaderCRC:], crc32.Checksum(s[:forgeHeaderCRC], castagnoli))
+		hcrc := forgeHeaderCRC(s)
+		be.BigEndian.PutUint32(s[hcrc:], crc32.Checksum(s[:hcrc], castagnoli))
 		// The one record: its CRC continues that of the header up to the
 		// generation with the chunk number (0, 8 bytes) and the record.
-		rec := s[forgeHeaderSize:]
+		rec := s[hcrc+4:]
 		crc := crc32.Update(crc32.Checksum(s[:forgeGeneration], castagnoli), castagnoli, make([]byte, 8))
 		crc = crc32.Update(crc, castagnoli, rec[:len(rec)-4])
 		be.BigEndian.PutUint32(rec[len(rec)-4:], crc)
@@ -83,7 +93,8 @@ func cmdSetgen(ts *testscript.TestScript, neg bool, args []string) {
 	gen, err := strconv.ParseUint(args[1], 10, 32)
 	ts.Check(err)
 	be.BigEndian.PutUint32(s[forgeGeneration:], uint32(gen))
-	be.BigEndian.PutUint32(s[forgeHeaderCRC:], crc32.Checksum(s[:forgeHeaderCRC], castagnoli))
+	hcrc := forgeHeaderCRC(s)
+	be.BigEndian.PutUint32(s[hcrc:], crc32.Checksum(s[:hcrc], castagnoli))
 	if got, err := shamir.InspectSSMS(s); err != nil || got.Generation != uint32(gen) {
 		ts.Fatalf("setgen: the share does not pass for generation %d: %v", gen, err)
 	}

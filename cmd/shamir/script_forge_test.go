@@ -115,7 +115,7 @@ func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
 	s, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
 	info, err := shamir.InspectSSMS(s)
-	if err != nil || len(s) < forgeHeaderSize+9 {
+	if err != nil || len(s) < info.HeaderSize+9 {
 		ts.Fatalf("alter: %s is not an SSMS share: %v", args[0], err)
 	}
 	overhead := 16 // the AEAD's tag (header byte 7), and with AEAD 3 its nonce
@@ -123,7 +123,7 @@ func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
 		overhead = 28
 	}
 	t := info.Threshold
-	rec := s[forgeHeaderSize:]
+	rec := s[info.HeaderSize:]
 	n := int(be.BigEndian.Uint32(rec) &^ (1 << 31))
 	f := (n + overhead + t - 1) / t
 	if len(rec) < 4+f+4 {

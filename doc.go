@@ -69,7 +69,7 @@
 //
 // SSMS splits have the same four, by share index instead of x coordinate:
 // [RecreateSSMS], [ExtendSSMS], [RefreshSSMSHeaders] (which rewrites the
-// 198-byte headers only, whatever the size of the shares, as the split's
+// headers only, whatever the size of the shares, as the split's
 // next generation; [RefreshSSMS] checks every chunk first) and
 // [ReshareSSMS], which draws a new key; the forms ending in To stream.
 // Recreating authenticates every chunk as [CombineSSMS] does, so it

@@ -37,9 +37,9 @@ func ExampleRecreateSSMS() {
 	// correct horse battery staple
 }
 
-// Refreshing rewrites the 198-byte headers only, whatever the size of the
-// shares: each refreshed share is its new header followed by its old
-// records.
+// Refreshing rewrites the headers only (232 bytes each for a split of 3),
+// whatever the size of the shares: each refreshed share is its new header,
+// of the same length as the old one, followed by its old records.
 func ExampleRefreshSSMSHeaders() {
 	shares, err := shamir.SplitSSMS(bytes.Repeat([]byte("secret "), 100000), 3, 2)
 	if err != nil {
@@ -48,14 +48,18 @@ func ExampleRefreshSSMSHeaders() {
 	kept := bytes.Clone(shares[1]) // a copy someone failed to destroy
 	headers := make([][]byte, len(shares))
 	for i, s := range shares {
-		headers[i] = s[:198]
+		info, err := shamir.InspectSSMS(s)
+		if err != nil {
+			log.Fatal(err)
+		}
+		headers[i] = s[:info.HeaderSize]
 	}
 	fresh, err := shamir.RefreshSSMSHeaders(headers)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for i, s := range shares {
-		copy(s, fresh[i]) // in place: only the first 198 bytes change
+		copy(s, fresh[i]) // in place: only the header changes
 	}
 	// Any two refreshed shares combine. They are of the split's next
 	// generation, and an old share, kept, is of the one before: the two

@@ -114,14 +114,17 @@ func ExampleInspectSSMS() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The header, the first 198 bytes, says which split a share is of.
-	info, err := shamir.InspectSSMS(shares[1][:198])
+	// The header (at most the first 456 bytes) says which split a share
+	// is of.
+	info, err := shamir.InspectSSMS(shares[1])
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("share index %d, any %d recover the secret\n", info.Index, info.Threshold)
+	fmt.Printf("a header of %d bytes\n", info.HeaderSize)
 	fmt.Println(shamir.IsSSMS(shares[1]), shamir.IsSSMS([]byte("Unseal Key 1: ...")))
 	// Output:
 	// share index 1, any 3 recover the secret
+	// a header of 296 bytes
 	// true false
 }

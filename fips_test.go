@@ -58,7 +58,7 @@ func ssmsRecords(t *testing.T, s []byte) (hdr []byte, recs [][]byte) {
 	if h == nil {
 		t.Fatal(why)
 	}
-	rest := s[headerSize:]
+	rest := s[hl(s):]
 	for count := uint64(0); len(rest) > 0; count++ {
 		n, _, why := recordLength(h, count, rest)
 		if why != 0 {
@@ -68,7 +68,7 @@ func ssmsRecords(t *testing.T, s []byte) (hdr []byte, recs [][]byte) {
 		recs = append(recs, rest[:size])
 		rest = rest[size:]
 	}
-	return s[:headerSize], recs
+	return s[:hl(s)], recs
 }
 
 // rejoin makes a share of hdr and recs, with the last flag on the last
@@ -94,7 +94,7 @@ func rejoin(t *testing.T, hdr []byte, recs [][]byte) []byte {
 	if h == nil {
 		t.Fatal(why)
 	}
-	rest := s[headerSize:]
+	rest := s[hl(s):]
 	for k := range recs {
 		n, _, why := recordLength(h, uint64(k), rest)
 		if why != 0 {
@@ -118,12 +118,14 @@ func TestAEAD3Layout(t *testing.T) {
 	secret := testSecret(150, 31) // chunks of 64, 64 and 22 bytes
 	shares := mustSplitSSMS(t, secret, 3, 2, 64, aesGCMRandom, 31)
 	s0, s1 := shares[0], shares[1] // the data fragments: the sealed chunk, cut in two
-	if s0[hdrAEAD] != 3 || len(s0) != 198+(8+(64+28+1)/2)*2+8+(22+28+1)/2 {
+	// A batch of 3: a path of 2 nodes, a header of 200 + 64 bytes, the key
+	// share at 164 + 64.
+	if s0[hdrAEAD] != 3 || len(s0) != 264+(8+(64+28+1)/2)*2+8+(22+28+1)/2 {
 		t.Fatalf("AEAD %d, share of %d bytes", s0[hdrAEAD], len(s0))
 	}
 	key, err := Combine([][]byte{
-		append(slices.Clone(s0[162:194]), s0[29]+1),
-		append(slices.Clone(s1[162:194]), s1[29]+1),
+		append(slices.Clone(s0[228:260]), s0[29]+1),
+		append(slices.Clone(s1[228:260]), s1[29]+1),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +139,7 @@ func TestAEAD3Layout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nonces [][]byte
-	off := 198
+	off := 264
 	for k := 0; off < len(s0); k++ {
 		word := binary.BigEndian.Uint32(s0[off:])
 		n, last := int(word&^(1<<31)), word>>31 == 1
@@ -214,7 +216,7 @@ func TestAEAD3Tampering(t *testing.T) {
 	// The nonce is the first 12 bytes of fragment 0; every byte of every
 	// fragment and key share is forged by TestSSMSForgedShare when AEAD 3
 	// is the default.
-	for k := headerSize + 4; k < headerSize+4+12; k++ {
+	for k := hl(shares[0]) + 4; k < hl(shares[0])+4+12; k++ {
 		forged := slices.Clone(shares)
 		forged[0] = slices.Clone(shares[0])
 		forge(forged[0], k, 0x01)
@@ -279,7 +281,7 @@ func TestSetGlobalRandomSSMS(t *testing.T) {
 			t.Fatalf("share %d differs under the same seed", i)
 		}
 	}
-	if bytes.Equal(a[0][headerSize:], c[0][headerSize:]) {
+	if bytes.Equal(a[0][hl(a[0]):], c[0][hl(c[0]):]) {
 		t.Fatal("different seeds gave the same share")
 	}
 	checkCombine(t, a[:3], secret, secret, nil)

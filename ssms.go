@@ -45,7 +45,9 @@ const (
 	ssmsMagic   = "GFSSMS"
 	ssmsVersion = 4
 
-	// Header fields, by offset.
+	// Header fields, by offset (docs/FORMAT.md). The header's length
+	// depends on the size of its batch: the Merkle path at hdrPath has
+	// depth(size) nodes, and the key share and the CRC follow it.
 	hdrVersion    = 6
 	hdrAEAD       = 7
 	hdrThreshold  = 8
@@ -53,13 +55,23 @@ const (
 	hdrSplitID    = 13
 	hdrIndex      = 29 // the first field that differs between shares
 	hdrGeneration = 30 // the first field a refresh changes
-	hdrCommitment = 34 // of the key share
-	hdrKeyCheck   = 50
-	hdrPublicKey  = 66
-	hdrSignature  = 98 // the signature covers every byte before it
-	hdrKeyShare   = 162
-	hdrCRC        = 194
-	headerSize    = 198
+	hdrBatchFirst = 34 // the first index of the share's batch
+	hdrBatchSize  = 35 // the number of indexes of the batch, 1…255
+	hdrCommitment = 36 // of the key share
+	hdrKeyCheck   = 52
+	hdrPublicKey  = 68
+	hdrSignature  = 100 // over the batch statement (batchStatement)
+	hdrPath       = 164 // depth(size) nodes, from the leaf's sibling up
+
+	// hdrPrefix is how much of a header tells its length.
+	hdrPrefix = hdrBatchSize + 1
+	// minHeaderSize is the length of the header of a batch of one, whose
+	// path is empty; maxHeaderSize that of a batch of 129 to 255.
+	minHeaderSize = hdrPath + keySize + 4
+	maxHeaderSize = minHeaderSize + maxDepth*nodeSize
+
+	nodeSize = sha256.Size // a Merkle tree node
+	maxDepth = 8           // of the tree of a batch of 255
 
 	adSize       = hdrIndex // the fields every share of a split has in common
 	splitIDSize  = 16
@@ -164,19 +176,21 @@ func fragSize(n, threshold, overhead int) int {
 	return (n + overhead + threshold - 1) / threshold
 }
 
-// shareSize is the length of each share of a secret of n bytes:
+// shareSize is the length of each share of a secret of n bytes, of a
+// split of parts shares (one batch, whose header length is
+// headerLen(parts)):
 //
-//	headerSize + Σ over chunks (recordOverhead + fragSize(chunk length))
+//	headerLen(parts) + Σ over chunks (recordOverhead + fragSize(chunk length))
 //
 // where the chunks are n/chunkSize full ones and, when n is not a multiple,
 // one shorter; a secret of zero bytes has one empty chunk. overhead is the
 // AEAD's (aeadOverhead).
-func shareSize(n, threshold, chunkSize, overhead int) int {
+func shareSize(n, parts, threshold, chunkSize, overhead int) int {
 	full, rest := n/chunkSize, n%chunkSize
 	if rest == 0 && full > 0 {
 		full, rest = full-1, chunkSize
 	}
-	return headerSize + full*(recordOverhead+fragSize(chunkSize, threshold, overhead)) +
+	return headerLen(parts) + full*(recordOverhead+fragSize(chunkSize, threshold, overhead)) +
 		recordOverhead + fragSize(rest, threshold, overhead)
 }
 
@@ -216,7 +230,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with [CombineSSMS]; fewer reveal nothing about it but its length.
 // Unlike [Split], each share is only about len(secret)/threshold bytes: a
-// 198-byte header, and at most 17 bytes (23 in FIPS 140-3 mode) more than
+// header of 200 + 32·⌈log2 parts⌉ bytes, and at most 17 bytes (23 in FIPS 140-3 mode) more than
 // 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
 // secret may be empty.
 //
@@ -227,10 +241,12 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // nonces, and the key and every other random byte come from crypto/rand. It
 // requires 2 <= threshold <= parts <= 255.
 //
-// Every header is signed with an Ed25519 key derived from the split's key,
-// to which the split ID commits (docs/FORMAT.md), so that readers tell an
-// outsider's shares from the genuine ones one by one: about 15 µs per
-// share, and 13 µs per split, whatever the secret's size.
+// The shares' headers are signed together, with one Ed25519 signature over
+// a Merkle tree of their key shares' commitments, under a key derived from
+// the split's key, to which the split ID commits (docs/FORMAT.md), so that
+// readers tell an outsider's shares from the genuine ones one by one: about
+// 30 µs per split (a key derivation and a signature) and a few hashes per
+// share, whatever the secret's size.
 //
 // The shares are those [NewSplitWriter] writes; either may be read by
 // [CombineSSMS] or [NewCombineReader].
@@ -254,7 +270,8 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 		return nil, err
 	}
 	defer e.release()
-	size := shareSize(len(secret), threshold, chunkSize, e.overhead)
+	size := shareSize(len(secret), parts, threshold, chunkSize, e.overhead)
+	hl := headerLen(parts)
 	buf := make([]byte, parts*size)
 	shares := make([][]byte, parts)
 	for i := range shares {
@@ -266,7 +283,7 @@ func splitSSMS(secret []byte, parts, threshold, chunkSize int, aeadID byte, rng 
 	sealChunks := func(s *sealer, recs [][]byte, from, to int) {
 		for c := from; c < to; c++ {
 			p := secret[c*chunkSize : min((c+1)*chunkSize, len(secret))]
-			off := headerSize + c*fullRecord
+			off := hl + c*fullRecord
 			rl := recordOverhead + fragSize(len(p), threshold, e.overhead)
 			for i, sh := range shares {
 				recs[i] = sh[off : off+rl]
@@ -324,7 +341,6 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 		chunkSize: chunkSize,
 		aeadID:    aeadID,
 		overhead:  aeadOverhead(aeadID),
-		headers:   make([][]byte, parts),
 		seeds:     make([]uint32, parts),
 		code:      newRSCode(parts, threshold),
 	}
@@ -351,20 +367,15 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 	binary.BigEndian.PutUint32(ad[hdrChunkSize:], uint32(chunkSize))
 	id := keys.splitID()
 	copy(ad[hdrSplitID:], id[:])
-	hbuf := make([]byte, parts*headerSize)
-	for i := range parts {
-		e.headers[i] = hbuf[i*headerSize : (i+1)*headerSize]
+	// The split's shares are one batch, [0, parts): one signature.
+	idx := make([]int, parts)
+	for i := range idx {
+		idx[i] = i
 	}
-	// Signing costs about 15 µs a header: on GOMAXPROCS goroutines, a few
-	// headers each.
-	forChunksOf(parts, 2, func() (func(int, int, int), func()) {
-		return func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				keys.putHeader(e.headers[i], &ad, i, 0, keyShares[i])
-				e.seeds[i] = recordSeed(e.headers[i])
-			}
-		}, nil
-	})
+	e.headers = keys.batchHeaders(&ad, 0, 0, keyShares, idx)
+	for i, h := range e.headers {
+		e.seeds[i] = recordSeed(h)
+	}
 	return e, nil
 }
 
@@ -460,32 +471,6 @@ func (k *splitKeys) splitID() SplitID { return splitIDOf(&k.pub, &k.check) }
 
 // release clears the private key.
 func (k *splitKeys) release() { clear(k.priv) }
-
-// makeHeader returns the header of the share of the given index,
-// generation and key share in the split whose common fields are ad,
-// signed with k.
-func (k *splitKeys) makeHeader(ad *[adSize]byte, index int, generation uint32, keyShare []byte) []byte {
-	h := make([]byte, headerSize)
-	k.putHeader(h, ad, index, generation, keyShare)
-	return h
-}
-
-// putHeader is makeHeader into h, of headerSize bytes: the fields, the
-// signature over them, and the CRC.
-func (k *splitKeys) putHeader(h []byte, ad *[adSize]byte, index int, generation uint32, keyShare []byte) {
-	copy(h, ad[:])
-	h[hdrIndex] = byte(index)
-	binary.BigEndian.PutUint32(h[hdrGeneration:], generation)
-	y := [keySize]byte(keyShare)
-	c := commitmentOf(&y)
-	clear(y[:])
-	copy(h[hdrCommitment:hdrKeyCheck], c[:])
-	copy(h[hdrKeyCheck:hdrPublicKey], k.check[:])
-	copy(h[hdrPublicKey:hdrSignature], k.pub[:])
-	copy(h[hdrSignature:hdrKeyShare], ed25519.Sign(k.priv, h[:hdrSignature]))
-	copy(h[hdrKeyShare:hdrCRC], keyShare)
-	binary.BigEndian.PutUint32(h[hdrCRC:], crc32.Checksum(h[:hdrCRC], castagnoli))
-}
 
 // keyX is the x coordinate of the key share of the share with the given
 // index. Deriving it from the index, rather than storing it, binds it: a
@@ -594,6 +579,9 @@ type header struct {
 	index     int
 	gen       uint32            // the generation: 0, and one more at each refresh
 	x         byte              // keyX(index)
+	first     int               // the batch's first index
+	size      int               // the batch's number of indexes
+	length    int               // the header's length: headerLen(size)
 	ad        [adSize]byte      // the fields common to the split
 	id        [splitIDSize]byte // the split ID, a part of ad
 	keyShare  [keySize]byte
@@ -601,10 +589,9 @@ type header struct {
 	check     [keyCheckSize]byte
 	pub       [ed25519.PublicKeySize]byte
 	sig       [sigSize]byte
-	signed    [hdrSignature]byte // the bytes the signature covers
-	seed      uint32             // recordSeed
-	verified  sigState           // whether the signature was checked, and how it went
-	signedOK  bool               // once checked: the split ID and the signature hold (the commitment aside)
+	path      [maxDepth]node // depth(size) of them: the leaf's siblings, up
+	seed      uint32         // recordSeed
+	verified  sigState       // whether the signature was checked, and how it went
 }
 
 // A sigState is what is known of a header's signature.
@@ -623,30 +610,58 @@ func (h *header) committed() bool {
 	return subtle.ConstantTimeCompare(c[:], h.commit[:]) == 1
 }
 
+// statement returns the batch statement the header's signature must
+// cover: its common fields, and the root its leaf reaches through its
+// path. Computed from public bytes only (the commitment, not the key
+// share): depth(size)+1 hashes.
+func (h *header) statement() [stmtSize]byte {
+	root := rootOf(leafOf(h.index, &h.commit), h.index-h.first, h.path[:depth(h.size)])
+	var ad [adSize]byte
+	copy(ad[:], h.ad[:])
+	return batchStatement(&ad, h.gen, h.first, h.size, &h.check, &h.pub, &root)
+}
+
+// statementHolds reports whether stmt, a header's statement, holds for h:
+// its public key and key check give its split ID, and the signature
+// verifies under the public key. A signature verification: about 35 µs.
+func (h *header) statementHolds(stmt *[stmtSize]byte) bool {
+	return splitIDOf(&h.pub, &h.check) == h.id && ed25519.Verify(h.pub[:], stmt[:], h.sig[:])
+}
+
+// samePublic reports whether h and o have the same public bytes from the
+// index on, the generation aside: the index, the batch, the commitment, the
+// signature and the path. Two headers that also have the same common
+// fields, generation and key share are copies of one header.
+func (h *header) samePublic(o *header) bool {
+	return h.index == o.index && h.first == o.first && h.size == o.size && h.commit == o.commit &&
+		h.sig == o.sig && h.path == o.path
+}
+
 // signatureHolds reports whether the header was made by a holder of its
-// split's key: its public key and key check give its split ID, its
-// signature holds under that public key, and its key share gives the
-// commitment signed. It needs no key, and judges each header on its own:
-// an outsider, who can copy every public field but not sign, fails it. It
-// costs a signature verification (about 40 µs) the first time, so the
-// combiner asks only where the answer decides something (docs/FORMAT.md).
+// split's key: its public key and key check give its split ID, its leaf
+// (its index and commitment) reaches through its path a root whose batch
+// statement the signature covers, and its key share gives the commitment.
+// It needs no key, and judges each header on its own: an outsider, who can
+// copy every public field but not sign, fails it. The combiner asks only
+// where the answer decides something, and checks each distinct statement
+// once (combiner.holds): verify checks a statement, as statementHolds does.
 //
-// Constant time: the ID and the signature are checked on public bytes
-// alone (the signed bytes hold the key share's commitment, not the key
-// share), whatever their outcome; then the commitment is computed from
-// the key share and compared in constant time.
-func (h *header) signatureHolds() bool {
+// Constant time: the path and the signature are checked on public bytes
+// alone (the statement holds the root of the key shares' commitments, not
+// a key share), whatever their outcome; then the commitment is computed
+// from the key share and compared in constant time.
+func (h *header) signatureHolds(verify func(h *header, stmt *[stmtSize]byte) bool) bool {
 	if h.verified == sigUnchecked {
+		stmt := h.statement()
 		h.verified = sigBad
-		h.signedOK = splitIDOf(&h.pub, &h.check) == h.id && ed25519.Verify(h.pub[:], h.signed[:], h.sig[:])
-		if h.signedOK && h.committed() {
+		if verify(h, &stmt) && h.committed() {
 			h.verified = sigGood
 		}
 	}
 	return h.verified == sigGood
 }
 
-// parseHeader parses and checks the first headerSize bytes of a share. It
+// parseHeader parses and checks the header at the start of a share. It
 // returns the header, or nil and why it is bad.
 func parseHeader(b []byte) (*header, Reason) {
 	h := new(header)
@@ -656,7 +671,10 @@ func parseHeader(b []byte) (*header, Reason) {
 	return h, 0
 }
 
-// parseHeaderTo is parseHeader into h.
+// parseHeaderTo is parseHeader into h. The header's length follows from
+// its batch size, a byte: at most maxHeaderSize bytes are looked at,
+// whatever b holds, and a batch size of 0, whose header has no length, is
+// Damaged.
 func parseHeaderTo(h *header, b []byte) Reason {
 	if len(b) < len(ssmsMagic) || string(b[:len(ssmsMagic)]) != ssmsMagic {
 		if len(b) < len(ssmsMagic) && string(b) == ssmsMagic[:len(b)] {
@@ -670,9 +688,18 @@ func parseHeaderTo(h *header, b []byte) Reason {
 	if b[hdrVersion] != ssmsVersion {
 		return Unsupported
 	}
-	if len(b) < headerSize {
+	if len(b) < hdrPrefix {
 		return Truncated
 	}
+	if b[hdrBatchSize] == 0 {
+		return Damaged
+	}
+	size := int(b[hdrBatchSize])
+	d, hl := depth(size), headerLen(size)
+	if len(b) < hl {
+		return Truncated
+	}
+	ks := hdrPath + d*nodeSize // where the key share is
 	*h = header{
 		aead:      b[hdrAEAD],
 		overhead:  aeadOverhead(b[hdrAEAD]),
@@ -680,9 +707,12 @@ func parseHeaderTo(h *header, b []byte) Reason {
 		chunkSize: int(binary.BigEndian.Uint32(b[hdrChunkSize:])),
 		index:     int(b[hdrIndex]),
 		gen:       binary.BigEndian.Uint32(b[hdrGeneration:]),
+		first:     int(b[hdrBatchFirst]),
+		size:      size,
+		length:    hl,
 		seed:      recordSeed(b),
 	}
-	if crc32.Checksum(b[:hdrCRC], castagnoli) != binary.BigEndian.Uint32(b[hdrCRC:]) {
+	if crc32.Checksum(b[:ks+keySize], castagnoli) != binary.BigEndian.Uint32(b[ks+keySize:]) {
 		return Damaged
 	}
 	copy(h.ad[:], b[:adSize])
@@ -690,12 +720,14 @@ func parseHeaderTo(h *header, b []byte) Reason {
 	copy(h.commit[:], b[hdrCommitment:hdrKeyCheck])
 	copy(h.check[:], b[hdrKeyCheck:hdrPublicKey])
 	copy(h.pub[:], b[hdrPublicKey:hdrSignature])
-	copy(h.sig[:], b[hdrSignature:hdrKeyShare])
-	copy(h.keyShare[:], b[hdrKeyShare:hdrCRC])
-	copy(h.signed[:], b[:hdrSignature])
+	copy(h.sig[:], b[hdrSignature:hdrPath])
+	for i := range d {
+		copy(h.path[i][:], b[hdrPath+i*nodeSize:])
+	}
+	copy(h.keyShare[:], b[ks:ks+keySize])
 	if err := checkSSMS(maxIndex+1, h.threshold, h.chunkSize, h.aead); errors.Is(err, errUnknownAEAD) {
 		return Unsupported
-	} else if err != nil || h.index > maxIndex {
+	} else if err != nil || h.index > maxIndex || h.first+h.size-1 > maxIndex || h.index < h.first || h.index >= h.first+h.size {
 		return Damaged
 	}
 	h.x = keyX(h.index)
@@ -726,10 +758,15 @@ type SSMSInfo struct {
 	// after each refresh ([RefreshSSMS]): shares of different generations
 	// do not combine.
 	Generation uint32
+	// HeaderSize is the length of the share's header, 200 to 456 bytes:
+	// it grows with the number of shares the operation that made the share
+	// made with it (its batch, docs/FORMAT.md). The records follow it.
+	HeaderSize int
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
-// 198 bytes suffice, and checks the header's own checksum; it does not look
+// 456 bytes suffice (fewer for most: [SSMSInfo.HeaderSize]), and checks the
+// header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],
 // [Unsupported] or [Damaged]. It does not check the header's signature:
@@ -741,7 +778,7 @@ func InspectSSMS(share []byte) (SSMSInfo, error) {
 	if h == nil {
 		return SSMSInfo{}, fmt.Errorf("shamir: SSMS share header: %v", why)
 	}
-	return SSMSInfo{Threshold: h.threshold, Index: h.index, SplitID: h.id, Generation: h.gen}, nil
+	return SSMSInfo{Threshold: h.threshold, Index: h.index, SplitID: h.id, Generation: h.gen, HeaderSize: h.length}, nil
 }
 
 // A record is one share's part of a sealed chunk.

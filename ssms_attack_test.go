@@ -21,21 +21,65 @@ import (
 // are written from the document, not from the package's constants, so that
 // they check the document too.
 
-// Header offsets of format 4, from docs/FORMAT.md.
+// Header offsets of format 4, from docs/FORMAT.md. The path, the key share
+// and the CRC follow at offsets that depend on the batch size.
 const (
 	fmtSplitID    = 13
 	fmtIndex      = 29
 	fmtGeneration = 30
-	fmtCommitment = 34
-	fmtKeyCheck   = 50
-	fmtPublicKey  = 66
-	fmtSignature  = 98
-	fmtKeyShare   = 162
-	fmtCRC        = 194
-	fmtHeader     = 198
+	fmtBatchFirst = 34
+	fmtBatchSize  = 35
+	fmtCommitment = 36
+	fmtKeyCheck   = 52
+	fmtPublicKey  = 68
+	fmtSignature  = 100
+	fmtPath       = 164
 )
 
 var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fmtDepth is the depth of the Merkle tree of a batch of size shares:
+// ⌈log2 size⌉.
+func fmtDepth(size int) int {
+	d := 0
+	for 1<<d < size {
+		d++
+	}
+	return d
+}
+
+// fmtHeaderLen is the length of the header of the share s, 200 + 32·depth;
+// fmtKeyShareAt and fmtCRCAt where its key share and CRC are.
+func fmtHeaderLen(s []byte) int     { return 200 + 32*fmtDepth(int(s[fmtBatchSize])) }
+func fmtKeyShareAt(s []byte) int    { return fmtHeaderLen(s) - 36 }
+func fmtCRCAt(s []byte) int         { return fmtHeaderLen(s) - 4 }
+func fmtKeyShareOf(s []byte) []byte { return s[fmtKeyShareAt(s):fmtCRCAt(s)] }
+
+// fmtRoot computes the root of the batch tree that the leaf of the share s
+// reaches through its path: the leaf SHA-256("GFSSMS leaf" ‖ index ‖
+// commitment), then at each level SHA-256("GFSSMS node" ‖ left ‖ right),
+// the leaf's side given by the bits of index − first, from the lowest.
+func fmtRoot(s []byte) []byte {
+	h := sha256.Sum256(slices.Concat([]byte("GFSSMS leaf"), s[fmtIndex:fmtIndex+1], s[fmtCommitment:fmtKeyCheck]))
+	pos := int(s[fmtIndex]) - int(s[fmtBatchFirst])
+	for i := range fmtDepth(int(s[fmtBatchSize])) {
+		sib := s[fmtPath+32*i : fmtPath+32*i+32]
+		if pos&1 == 0 {
+			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), h[:], sib))
+		} else {
+			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), sib, h[:]))
+		}
+		pos >>= 1
+	}
+	return h[:]
+}
+
+// fmtStatement is the batch statement of the share s, with its batch's
+// root: bytes 0…28, the generation, the batch's first index and size, the
+// key check, the public key, the root.
+func fmtStatement(s, root []byte) []byte {
+	return slices.Concat(s[:fmtIndex], s[fmtGeneration:fmtCommitment], s[fmtKeyCheck:fmtSignature], root)
+}
 
 // keyOfShares recovers the key of a split from threshold of its shares, as
 // anyone holding them can: the key shares are Shamir shares of it at
@@ -44,7 +88,7 @@ func keyOfShares(t testing.TB, shares [][]byte) []byte {
 	t.Helper()
 	parts := make([][]byte, len(shares))
 	for i, s := range shares {
-		parts[i] = append(slices.Clone(s[fmtKeyShare:fmtCRC]), s[fmtIndex]+1)
+		parts[i] = append(slices.Clone(fmtKeyShareOf(s)), s[fmtIndex]+1)
 	}
 	key, err := Combine(parts)
 	if err != nil {
@@ -65,26 +109,29 @@ func fmtSigningKey(key []byte) ed25519.PrivateKey {
 }
 
 // reseal recomputes, as docs/FORMAT.md defines them, the commitment to
-// the key share of the share s, its signature under the signing key of the
-// split key key, its header CRC and every record CRC. It does not touch
-// the public key or the key check.
+// the key share of the share s, the signature under the signing key of
+// the split key key over the statement of the root that its leaf reaches
+// through its path (unchanged), its header CRC and every record CRC. It
+// does not touch the public key or the key check. The shares of one batch
+// whose leaves did not change keep one root, so one statement.
 func reseal(s, key []byte) {
-	c := sha256.Sum256(append([]byte("GFSSMS key share"), s[fmtKeyShare:fmtCRC]...))
+	c := sha256.Sum256(append([]byte("GFSSMS key share"), fmtKeyShareOf(s)...))
 	copy(s[fmtCommitment:fmtKeyCheck], c[:16])
-	copy(s[fmtSignature:fmtKeyShare], ed25519.Sign(fmtSigningKey(key), s[:fmtSignature]))
+	copy(s[fmtSignature:fmtPath], ed25519.Sign(fmtSigningKey(key), fmtStatement(s, fmtRoot(s))))
 	fixCRCsFromFormat(s)
 }
 
 // fixCRCsFromFormat recomputes the header CRC and every record CRC of s.
 func fixCRCsFromFormat(s []byte) {
-	binary.BigEndian.PutUint32(s[fmtCRC:], crc32.Checksum(s[:fmtCRC], fmtCastagnoli))
+	crc := fmtCRCAt(s)
+	binary.BigEndian.PutUint32(s[crc:], crc32.Checksum(s[:crc], fmtCastagnoli))
 	overhead := 16
 	if s[7] == 3 {
 		overhead = 28
 	}
 	t := int(s[8])
 	seed := crc32.Checksum(s[:30], fmtCastagnoli)
-	for off, k := fmtHeader, uint64(0); off < len(s); k++ {
+	for off, k := fmtHeaderLen(s), uint64(0); off < len(s); k++ {
 		n := int(binary.BigEndian.Uint32(s[off:]) &^ (1 << 31))
 		f := (n + overhead + t - 1) / t
 		var num [8]byte
@@ -331,7 +378,7 @@ func TestSSMSOrderIndependent(t *testing.T) {
 	evil := outsiderSplit(t, shares[0], bytes.Repeat([]byte{2}, 150), 4)
 	insider := insiderSplit(t, shares[:2], bytes.Repeat([]byte{3}, 150), 4)
 	altered := slices.Clone(shares[1])
-	forge(altered, headerSize+10, 0x44)
+	forge(altered, hl(altered)+10, 0x44)
 	sets := [][][]byte{
 		{shares[0], evil[0], shares[1], evil[1], shares[2]},
 		{shares[0], insider[1], shares[1], shares[2]},
@@ -413,7 +460,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 	}
 	cur := make([][]byte, parts)
 	for i := range cur {
-		cur[i] = append(slices.Clone(headers[i]), old[i][headerSize:]...)
+		cur[i] = append(slices.Clone(headers[i]), old[i][hl(old[i]):]...)
 	}
 	evil := outsiderSplit(f, cur[0], bytes.Repeat([]byte{0xee}, 90), parts)
 	info, err := InspectSSMS(cur[0])
@@ -445,13 +492,13 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 			case 3:
 				s := slices.Clone(cur[i])
 				k := int(ops[1]) % len(s)
-				if k >= hdrCRC && k < headerSize || k >= hdrSignature && k < hdrKeyShare && ops[1]&1 == 0 {
-					k = hdrKeyShare
+				if k >= crcOff(s) && k < hl(s) || k >= hdrSignature && k < keyShareOff(s) && ops[1]&1 == 0 {
+					k = keyShareOff(s)
 				}
 				s[k] ^= 1 + ops[1]>>4
 				fixCRCs(s, cur[i])
 				given, untouched = append(given, s), append(untouched, false)
-				if k >= headerSize && !bytes.Equal(s, cur[i]) {
+				if k >= hl(cur[i]) && !bytes.Equal(s, cur[i]) {
 					recordAltered[string(s)] = true
 				}
 			}
@@ -486,7 +533,7 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 func refreshHeaders(shares [][]byte) ([][]byte, error) {
 	hs := make([][]byte, len(shares))
 	for i, s := range shares {
-		hs[i] = s[:headerSize]
+		hs[i] = s[:hl(s)]
 	}
 	return RefreshSSMSHeaders(hs)
 }
@@ -510,9 +557,9 @@ func TestSSMSAlteredCopiesFirst(t *testing.T) {
 		for i := range 6 {
 			c := slices.Clone(shares[i])
 			if where == "record" {
-				c[fmtHeader+4+i] ^= 0x33
+				c[fmtHeaderLen(c)+4+i] ^= 0x33
 			} else {
-				c[fmtKeyShare+i] ^= 0x33
+				c[fmtKeyShareAt(c)+i] ^= 0x33
 			}
 			reseal(c, key)
 			want = append(want, BadShare{Position: len(given), Reason: Inconsistent})
@@ -553,7 +600,7 @@ func TestSSMSSignatureOnly(t *testing.T) {
 	if _, bad, err := RecreateSSMS(append(slices.Clone(given), shares[4]), 1); err != nil || !slices.Equal(bad, want[:1]) {
 		t.Fatalf("RecreateSSMS: %v, %v", bad, err)
 	}
-	hs := [][]byte{shares[0][:fmtHeader], changed[:fmtHeader], shares[2][:fmtHeader], shares[3][:fmtHeader]}
+	hs := [][]byte{shares[0][:fmtHeaderLen(shares[0])], changed[:fmtHeaderLen(changed)], shares[2][:fmtHeaderLen(shares[2])], shares[3][:fmtHeaderLen(shares[3])]}
 	var ce *CombineError
 	if _, err := RefreshSSMSHeaders(hs); !errors.As(err, &ce) || !slices.Equal(ce.Bad, want[:1]) {
 		t.Fatalf("RefreshSSMSHeaders: %v", err)
@@ -770,13 +817,13 @@ func TestSSMSRefusalNamesSeveral(t *testing.T) {
 	key := keyOfShares(t, shares[:2])
 	record := func(s []byte) []byte {
 		c := slices.Clone(s)
-		c[fmtHeader+4+3] ^= 0x5a
+		c[fmtHeaderLen(c)+4+3] ^= 0x5a
 		fixCRCsFromFormat(c)
 		return c
 	}
 	keyShare := func(s []byte) []byte {
 		c := slices.Clone(s)
-		c[fmtKeyShare+3] ^= 0x5a
+		c[fmtKeyShareAt(c)+3] ^= 0x5a
 		reseal(c, key)
 		return c
 	}
@@ -797,5 +844,124 @@ func TestSSMSRefusalNamesSeveral(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// fmtRebuild returns the share s with its header rebuilt, as anyone can
+// from docs/FORMAT.md: the index, the batch range and the path given, the
+// other fields, the key share and the records s's, every CRC recomputed.
+func fmtRebuild(s []byte, index, first, size byte, path [][]byte) []byte {
+	h := slices.Concat(s[:fmtIndex], []byte{index}, s[fmtGeneration:fmtBatchFirst], []byte{first, size},
+		s[fmtCommitment:fmtPath], slices.Concat(path...), fmtKeyShareOf(s), make([]byte, 4))
+	out := append(h, s[fmtHeaderLen(s):]...)
+	fixCRCsFromFormat(out)
+	return out
+}
+
+// fmtPathOf returns the path nodes of the share s.
+func fmtPathOf(s []byte) [][]byte {
+	var p [][]byte
+	for i := range fmtDepth(int(s[fmtBatchSize])) {
+		p = append(p, s[fmtPath+32*i:fmtPath+32*i+32])
+	}
+	return p
+}
+
+// TestSSMSBatchForged: shares whose batch statement or Merkle path an
+// outsider changed, the key share and records genuine and every checksum
+// recomputed, are Forged: a genuine path under another batch statement
+// (another range), a path that reaches another root (another share's, or
+// another split's), a path cut short with the batch size to match, and a
+// leaf moved to another index of its batch with that index's path. Named
+// wherever signatures are checked: beside an outsider's share, and always
+// by the lifecycle functions.
+func TestSSMSBatchForged(t *testing.T) {
+	secret := testSecret(300, 81)
+	a := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 81)
+	b := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 82)
+	evil := outsiderSplit(t, a[0], bytes.Repeat([]byte{7}, 300), 5)
+	// The format as documented: every genuine share's leaf and path reach
+	// the root whose batch statement the signature covers, and rebuilding
+	// a header from its fields gives it back.
+	for i, s := range a {
+		if !ed25519.Verify(s[fmtPublicKey:fmtSignature], fmtStatement(s, fmtRoot(s)), s[fmtSignature:fmtPath]) {
+			t.Fatalf("share %d: the signature does not cover the statement FORMAT.md describes", i)
+		}
+		if !bytes.Equal(fmtRebuild(s, byte(i), 0, 5, fmtPathOf(s)), s) {
+			t.Fatalf("share %d: rebuilt from its fields, it differs", i)
+		}
+	}
+	cases := map[string][]byte{
+		"another range, same depth":   fmtRebuild(a[1], 1, 0, 6, fmtPathOf(a[1])),
+		"another first index":         fmtRebuild(a[1], 1, 1, 5, fmtPathOf(a[1])),
+		"another share's path":        fmtRebuild(a[1], 1, 0, 5, fmtPathOf(a[3])),
+		"another split's path":        fmtRebuild(a[1], 1, 0, 5, fmtPathOf(b[1])),
+		"path cut short, size 4":      fmtRebuild(a[1], 1, 0, 4, fmtPathOf(a[1])[:2]),
+		"no path, batch of one":       fmtRebuild(a[1], 1, 1, 1, nil),
+		"leaf moved, its path":        fmtRebuild(a[1], 2, 0, 5, fmtPathOf(a[2])),
+		"leaf moved, the target path": fmtRebuild(a[1], 3, 0, 5, fmtPathOf(a[3])),
+		"a path node changed": func() []byte {
+			p := fmtPathOf(a[1])
+			p[1] = slices.Clone(p[1])
+			p[1][5] ^= 1
+			return fmtRebuild(a[1], 1, 0, 5, p)
+		}(),
+	}
+	for name, f := range cases {
+		if h, why := parseHeader(f); h == nil {
+			t.Fatalf("%s: the share does not parse: %v", name, why)
+		}
+		given := [][]byte{a[0], f, a[2], evil[4], a[3]}
+		want := []BadShare{{Position: 1, Reason: Forged}, {Position: 3, Reason: Forged}}
+		for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+			got, bad, err := combine(given)
+			if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+				t.Fatalf("%s: %v, %v; want the secret and %v", name, bad, err, want)
+			}
+		}
+		if _, bad, err := RecreateSSMS([][]byte{a[0], f, a[2], a[3]}, 4); err != nil || !slices.Equal(bad, want[:1]) {
+			t.Fatalf("%s: RecreateSSMS: %v, %v", name, bad, err)
+		}
+		// Exactly threshold shares with it: never a wrong secret, and the
+		// forged share named when the lifecycle checks every signature.
+		if _, _, err := RecreateSSMS([][]byte{a[0], f, a[2]}, 4); !errors.Is(err, ErrNotEnoughShares) {
+			t.Fatalf("%s: RecreateSSMS from threshold shares: %v", name, err)
+		}
+	}
+}
+
+// TestSSMSRecordAlteredInPlace pins a known limit (docs/FORMAT.md,
+// docs/SECURITY.md): an outsider who can write a genuine share's file can
+// alter its records in place, their CRCs recomputed (a record's CRC covers
+// header bytes 0…29, the chunk number and the record, none of it secret),
+// and that share keeps its genuine header and signature: it counts in the
+// chunks' bound. Given exactly threshold+1 shares, one altered in place,
+// the chunk's two candidate codewords cannot be told apart: a refusal that
+// names both sets, never a wrong secret. With one more genuine share the
+// altered one is outvoted and named.
+func TestSSMSRecordAlteredInPlace(t *testing.T) {
+	secret := testSecret(300, 83)
+	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 83)
+	altered := slices.Clone(s[2])
+	altered[fmtHeaderLen(altered)+4+3] ^= 0x5a // a fragment byte of the first record
+	fixCRCsFromFormat(altered)
+	if !bytes.Equal(altered[:fmtHeaderLen(altered)], s[2][:fmtHeaderLen(s[2])]) {
+		t.Fatal("the header changed")
+	}
+	given := [][]byte{s[0], s[1], altered, s[3]}
+	for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+		got, bad, err := combine(given)
+		var ce *CombineError
+		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) < 2 {
+			t.Fatalf("t+1 shares, one altered in place: %d bytes, %v, %v; want a refusal naming the sets", len(got), bad, err)
+		}
+		if slices.ContainsFunc(ce.Bad, func(b BadShare) bool { return b.Reason == Forged }) {
+			t.Fatalf("a share named Forged: %v", ce.Bad)
+		}
+		t.Logf("refused: %v, sets %v", err, ce.Sets)
+	}
+	got, bad, err := CombineSSMS(append(slices.Clone(given), s[4]))
+	if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: 2, Reason: Inconsistent}}) {
+		t.Fatalf("t+2 shares, one altered in place: %v, %v", bad, err)
 	}
 }

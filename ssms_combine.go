@@ -17,10 +17,13 @@ package shamir
 // before anything is decoded: any threshold genuine shares recover the
 // secret beside them, whatever their order. Signatures are checked only
 // when the shares disagree or one is named, so shares that all agree pay
-// none. Records are under checksums, not signatures: records an outsider
-// altered in a copy of a genuine header, checksums recomputed, are found
-// by Reed–Solomon error correction within the bound below, as a holder's
-// would be, and refused beyond it. Against holders who know the key too
+// none. Records are under checksums, not signatures, and their checksums
+// cover nothing secret: an outsider who can write a genuine share's file
+// can alter its records in place, checksums recomputed, and that share,
+// its header genuine, counts as one with altered records: found by
+// Reed–Solomon error correction within the bound below, as a holder's
+// would be, and refused beyond it (exactly threshold+1 shares, one of them
+// altered so, are refused), never a wrong secret. Against holders who know the key too
 // (they can sign): with m shares of distinct indexes given whose
 // signatures hold, of which e_k have key shares off the key's polynomial,
 // and of the others d are damaged (their checksums fail, or they are

@@ -20,14 +20,14 @@ func FuzzParseShare(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// Half the time, as a forger would, make the header's CRC right,
 		// so that the fields behind it are reached.
-		if len(b) >= headerSize && b[len(b)-1]&1 == 1 {
+		if len(b) >= hdrPrefix && b[hdrBatchSize] != 0 && len(b) >= hl(b) && b[len(b)-1]&1 == 1 {
 			b = slices.Clone(b)
-			binary.BigEndian.PutUint32(b[hdrCRC:], crcOf(b[:hdrCRC]))
+			binary.BigEndian.PutUint32(b[crcOff(b):], crcOf(b[:crcOff(b)]))
 		}
 		h, why := parseHeader(b)
 		info, ierr := InspectSSMS(b)
 		if (h == nil) != (ierr != nil) || (h == nil) != (why != 0) ||
-			h != nil && (info.Threshold != h.threshold || info.Index != h.index || info.SplitID != h.id) {
+			h != nil && (info.Threshold != h.threshold || info.Index != h.index || info.SplitID != h.id || info.HeaderSize != h.length) {
 			t.Fatalf("InspectSSMS = %+v, %v; parseHeader = %+v, %v", info, ierr, h, why)
 		}
 		if why != NotSSMS && len(b) >= len(ssmsMagic) && !IsSSMS(b) {
@@ -37,10 +37,12 @@ func FuzzParseShare(f *testing.F) {
 			return
 		}
 		if h.threshold < 2 || h.index > maxIndex || h.x != byte(h.index+1) ||
-			h.chunkSize < 1 || h.chunkSize > maxChunkSize {
+			h.chunkSize < 1 || h.chunkSize > maxChunkSize ||
+			h.size < 1 || h.index < h.first || h.index >= h.first+h.size || h.first+h.size > maxIndex+1 ||
+			h.length != headerLen(h.size) || h.length > len(b) || h.length > maxHeaderSize {
 			t.Fatalf("parseHeader accepted %+v", h)
 		}
-		rest := b[headerSize:]
+		rest := b[hl(b):]
 		for count := uint64(0); len(rest) > 0; count++ {
 			n, _, why := recordLength(h, count, rest)
 			if why != 0 {
@@ -209,9 +211,11 @@ func FuzzCombineSSMSForged(f *testing.F) {
 // CRC and the record CRCs where orig's records are, as a forger would.
 func fixCRCs(s, orig []byte) {
 	h, _ := parseHeader(orig)
-	binary.BigEndian.PutUint32(s[hdrCRC:], crcOf(s[:hdrCRC]))
+	if s[hdrBatchSize] != 0 && hl(s) <= len(s) { // else the header has no CRC
+		binary.BigEndian.PutUint32(s[crcOff(s):], crcOf(s[:crcOff(s)]))
+	}
 	var num chunkNum
-	for off, count := headerSize, uint64(0); off < len(orig); count++ {
+	for off, count := h.length, uint64(0); off < len(orig); count++ {
 		n, _, _ := recordLength(h, count, orig[off:])
 		end := off + 4 + fragSize(n, h.threshold, h.overhead)
 		num.set(count, false)

@@ -153,7 +153,7 @@ func memIns(shares [][]byte) []*shareIn {
 		in := &slab[i].in
 		*in = shareIn{pos: i}
 		if in.why = parseHeaderTo(&slab[i].hdr, s); in.why == 0 {
-			in.hdr, in.mem = &slab[i].hdr, s[headerSize:]
+			in.hdr, in.mem = &slab[i].hdr, s[slab[i].hdr.length:]
 		}
 		ins[i] = in
 	}
@@ -171,8 +171,15 @@ func streamIns(shares []io.Reader, fn string) []*shareIn {
 		ins[i] = &shareIn{pos: i, r: bufio.NewReaderSize(r, 512)}
 	}
 	eachShare(ins, func(_ int, s *shareIn) {
-		var h [headerSize]byte
-		n, err := io.ReadFull(s.r, h[:])
+		// The first bytes tell the header's length (at most
+		// maxHeaderSize), then the rest is read.
+		var h [maxHeaderSize]byte
+		n, err := io.ReadFull(s.r, h[:hdrPrefix])
+		if err == nil {
+			var m int
+			m, err = io.ReadFull(s.r, h[hdrPrefix:headerLenOf(h[:])])
+			n += m
+		}
 		s.hdr, s.why = parseHeader(h[:n]) // a short header is Truncated
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			s.hdr, s.why = nil, s.readErr(err)

@@ -16,17 +16,16 @@ import (
 type keyVar struct {
 	x      byte
 	y      *[keySize]byte
-	sig    [sigSize]byte
+	h      *header // the first share's
 	shares []*shareIn
 }
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and signature, which are public (a map of the signatures
-// once an index has many values, so that many copies cost linear time),
-// and then their
-// key shares are compared in constant time: no memory is indexed by a key
-// share.
+// their index and public bytes (header.samePublic: the batch, commitment,
+// signature and path; a map of the signatures once an index has many
+// values, so that many copies cost linear time), and then their key shares
+// are compared in constant time: no memory is indexed by a key share.
 func keyVars(shares []*shareIn) []keyVar {
 	vs := make([]keyVar, 0, len(shares))
 	var idx sameIndex
@@ -40,7 +39,7 @@ func keyVars(shares []*shareIn) []keyVar {
 		}
 		// A sub-slice with no room: appending a copy allocates, and never
 		// writes into shares.
-		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, sig: s.hdr.sig, shares: shares[k : k+1 : k+1]})
+		vs = append(vs, keyVar{x: s.hdr.x, y: &s.hdr.keyShare, h: s.hdr, shares: shares[k : k+1 : k+1]})
 		idx.added(vs)
 	}
 	return vs
@@ -48,17 +47,18 @@ func keyVars(shares []*shareIn) []keyVar {
 
 // sameIndex finds, among the values of one index in vs (from start on),
 // the one a header copies: all of them are looked at while they are few,
-// those with the header's signature, by a map, once there are many.
+// those with the header's signature (one per batch), by a map, once there
+// are many.
 type sameIndex struct {
 	start int
 	bySig map[[sigSize]byte][]int
 }
 
-// find returns the place in vs of the value of s's index with its
-// signature and an equal key share (compared in constant time), or −1.
+// find returns the place in vs of the value of s's index with its public
+// bytes and an equal key share (compared in constant time), or −1.
 func (x *sameIndex) find(vs []keyVar, s *shareIn) int {
 	same := func(j int) bool {
-		return vs[j].sig == s.hdr.sig && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
+		return vs[j].h.samePublic(s.hdr) && subtle.ConstantTimeCompare(vs[j].y[:], s.hdr.keyShare[:]) == 1
 	}
 	if x.bySig != nil {
 		for _, j := range x.bySig[s.hdr.sig] {
@@ -81,11 +81,11 @@ func (x *sameIndex) added(vs []keyVar) {
 	last := len(vs) - 1
 	switch {
 	case x.bySig != nil:
-		x.bySig[vs[last].sig] = append(x.bySig[vs[last].sig], last)
+		x.bySig[vs[last].h.sig] = append(x.bySig[vs[last].h.sig], last)
 	case len(vs)-x.start > 16:
 		x.bySig = make(map[[sigSize]byte][]int)
 		for j := x.start; j < len(vs); j++ {
-			x.bySig[vs[j].sig] = append(x.bySig[vs[j].sig], j)
+			x.bySig[vs[j].h.sig] = append(x.bySig[vs[j].h.sig], j)
 		}
 	}
 }

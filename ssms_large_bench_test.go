@@ -45,7 +45,7 @@ func BenchmarkCombineSSMSForged(b *testing.B) {
 		b.Fatal(err)
 	}
 	shares[0] = append([]byte(nil), shares[0]...)
-	forgeBytes(shares[0], []int{headerSize + 4 + 2}, 0x33)
+	forgeBytes(shares[0], []int{hl(shares[0]) + 4 + 2}, 0x33)
 	b.Run("n255_t128_index0", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -20,7 +20,8 @@ import (
 //     key shares (interpolate), never the row at 0;
 //   - refreshing adds to every key share the value at its x of a random
 //     polynomial with constant term 0 (refresh, the plain form's product),
-//     and rewrites the 198-byte headers only: the record checksums start from
+//     and rewrites the headers only (each batch signed once, its range and
+//     so each header's length kept): the record checksums start from
 //     the header without its key share (recordSeed);
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
@@ -46,14 +47,19 @@ var (
 
 // RecreateSSMS returns the shares at the given indexes of the SSMS split that
 // shares come from: at least threshold shares made by [SplitSSMS] or
-// [NewSplitWriter] (or by this package's lifecycle functions). Each share is
-// byte for byte the one SplitSSMS made at that index, so a lost share is
-// made again from any threshold others and its index: SplitSSMS numbers the
+// [NewSplitWriter] (or by this package's lifecycle functions). A share at an
+// index of the batch of one of shares (the shares one operation made
+// together, which share one signature: docs/FORMAT.md) is byte for byte
+// the one that operation made there, so a lost share is made again from
+// any threshold others, one of its batch among them, and its index: SplitSSMS numbers the
 // shares it returns from 0, [InspectSSMS] reads the index of a share that is
 // there, and the command's share file names, NAME.I-of-N.shamir, carry it
-// plus one. At an index that no share of the split has, the share is a new one, which
-// combines with the split's shares as theirs do: RecreateSSMS also extends
-// a split at indexes the caller chooses ([ExtendSSMS] picks them).
+// plus one. At an index of no given share's batch, the shares made at
+// consecutive indexes are a new batch, signed once: a new share, or one
+// with the key share and records of the share a lost batch had there,
+// which combines with the split's shares as theirs do: RecreateSSMS also
+// extends a split at indexes the caller chooses ([ExtendSSMS] picks them,
+// one batch).
 //
 // Indexes run from 0 to 254. RecreateSSMS refuses none, an index given
 // twice, and the index of one of shares (whose header could be read): that
@@ -82,7 +88,7 @@ var (
 //
 // [RecreateSSMSTo] is the streaming form.
 func RecreateSSMS(shares [][]byte, indexes ...int) (newShares [][]byte, bad []BadShare, err error) {
-	return recreateMem(shares, func(given []int) ([]int, error) {
+	return recreateMem(shares, func(given, _ []int) ([]int, error) {
 		return indexes, checkNewIndexes(indexes, given)
 	})
 }
@@ -100,38 +106,40 @@ func RecreateSSMSTo(dst []io.Writer, shares []io.Reader, indexes ...int) (bad []
 	if len(dst) != len(indexes) {
 		return nil, fmt.Errorf("%w: %d writers for %d indexes", errWriterCount, len(dst), len(indexes))
 	}
-	_, bad, err = recreateStream(dst, shares, func(given []int) ([]int, error) {
+	_, bad, err = recreateStream(dst, shares, func(given, _ []int) ([]int, error) {
 		return indexes, checkNewIndexes(indexes, given)
 	})
 	return bad, err
 }
 
 // ExtendSSMS returns count new shares of the SSMS split that shares come
-// from, at new indexes: the count lowest above every index of shares and of
-// inUse, the indexes of the split's shares that the caller did not give. So
-// a split of n shares made by [SplitSSMS], given any of them and inUse
-// listing the others (or only n−1, the highest), gets the indexes n,
-// n+1, …. The new shares are made as [RecreateSSMS] makes them, with its
-// checks and results; they combine with the split's shares in any mixture.
+// from, at new indexes: the count lowest above every index of shares, of
+// their batches (the indexes the operation that made a share made with it,
+// which its header records) and of inUse, the indexes of the split's
+// shares that the caller did not give. So a split of n shares made by
+// [SplitSSMS], given any of them, gets the indexes n, n+1, …, one batch.
+// The new shares are made as [RecreateSSMS] makes them, with its checks and
+// results; they combine with the split's shares in any mixture.
 //
-// A share's header does not say how many shares the split has. A new share
-// at the index of a share that neither shares nor inUse name would be a
-// copy of it, and the split would have fewer distinct shares than its
-// holders believe: name every index in use. To fill gaps, or choose the
+// A share's header does not say how many shares the split has, only its
+// batch. A new share at the index of a share that neither shares, their
+// batches nor inUse name (of a batch none of shares is of) would be a copy
+// of it, and the split would have fewer distinct shares than its holders
+// believe: name every index in use. To fill gaps, or choose the
 // indexes, call RecreateSSMS with them. ExtendSSMS fails for a count below
 // 1, an index of inUse outside 0…254, and when fewer than count indexes
 // are left above the highest in use.
 func ExtendSSMS(shares [][]byte, count int, inUse []int) (newShares [][]byte, bad []BadShare, err error) {
-	return recreateMem(shares, func(given []int) ([]int, error) {
-		return nextIndexes(count, given, inUse)
+	return recreateMem(shares, func(given, batches []int) ([]int, error) {
+		return nextIndexes(count, slices.Concat(given, batches), inUse)
 	})
 }
 
 // ExtendSSMSTo is [ExtendSSMS] in the manner of [RecreateSSMSTo]: the
 // len(dst) new shares are written to dst, and indexes are theirs.
 func ExtendSSMSTo(dst []io.Writer, shares []io.Reader, inUse []int) (indexes []int, bad []BadShare, err error) {
-	return recreateStream(dst, shares, func(given []int) ([]int, error) {
-		return nextIndexes(len(dst), given, inUse)
+	return recreateStream(dst, shares, func(given, batches []int) ([]int, error) {
+		return nextIndexes(len(dst), slices.Concat(given, batches), inUse)
 	})
 }
 
@@ -186,7 +194,7 @@ func nextIndexes(count int, given, inUse []int) ([]int, error) {
 }
 
 // recreateMem runs recreate on shares held in memory, into new slices.
-func recreateMem(shares [][]byte, choose func(given []int) ([]int, error)) ([][]byte, []BadShare, error) {
+func recreateMem(shares [][]byte, choose func(given, batches []int) ([]int, error)) ([][]byte, []BadShare, error) {
 	size := 0
 	for _, s := range shares {
 		size = max(size, len(s))
@@ -208,7 +216,7 @@ func recreateMem(shares [][]byte, choose func(given []int) ([]int, error)) ([][]
 }
 
 // recreateStream runs recreate on streams, writing share k to dst[k].
-func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int) ([]int, error)) ([]int, []BadShare, error) {
+func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given, batches []int) ([]int, error)) ([]int, []BadShare, error) {
 	for i, w := range dst {
 		if w == nil {
 			panic(fmt.Sprintf("shamir: dst[%d] is a nil io.Writer", i))
@@ -224,10 +232,10 @@ func recreateStream(dst []io.Writer, shares []io.Reader, choose func(given []int
 
 // recreate makes the shares of the split of ins at the indexes choose
 // picks, given the indexes of the split's shares whose headers parsed (and
-// authenticate). It calls start with them once they are known, then write
+// authenticate) and the indexes of the batches of the split's good shares. It calls start with them once they are known, then write
 // with the bytes of new share k, in order: its header once the first chunk
 // opened, then its record of each chunk once that chunk opened.
-func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
+func recreate(ins []*shareIn, choose func(given, batches []int) ([]int, error), start func(idx []int), write func(k int, b []byte) error) ([]int, []BadShare, error) {
 	c, err := openSplit(ins, nil, true)
 	if err != nil {
 		return nil, nil, err
@@ -239,7 +247,11 @@ func recreate(ins []*shareIn, choose func(given []int) ([]int, error), start fun
 			given = append(given, s.hdr.index)
 		}
 	}
-	idx, err := choose(given)
+	var batches []int
+	for _, s := range c.live {
+		batches = append(batches, s.hdr.first+s.hdr.size-1)
+	}
+	idx, err := choose(given, batches)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,10 +353,14 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the first 198 bytes of a share (the rest, if any, is not read). A
+// least the header of a share ([SSMSInfo.HeaderSize] bytes, at most 456;
+// the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size
-// is refreshed by rewriting 198 bytes per share.
+// is refreshed by rewriting its headers. Each batch of the shares given
+// (the shares one operation made together, docs/FORMAT.md) is a batch of
+// the new generation with the same range, signed once: every new header
+// has the old one's length.
 //
 // The new key shares are the old ones plus the values at their x
 // coordinates (index+1) of a uniformly random polynomial of degree below

@@ -132,7 +132,7 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 		}
 	}
 	forged := slices.Clone(shares[5])
-	forge(forged, headerSize+100, 0x40) // a fragment byte of the first chunk, checksums recomputed
+	forge(forged, hl(forged)+100, 0x40) // a fragment byte of the first chunk, checksums recomputed
 	damaged := slices.Clone(shares[2])
 	damaged[len(damaged)-3] ^= 1
 	given = [][]byte{shares[8], shares[0], forged, damaged, shares[6]}
@@ -149,7 +149,7 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 	// A forged key share among exactly threshold: refused, nothing made,
 	// and the forged share named (its signature fails).
 	forgedKey := slices.Clone(shares[1])
-	forge(forgedKey, hdrKeyShare+3, 1)
+	forge(forgedKey, keyShareOff(forgedKey)+3, 1)
 	got, _, err = recreateBoth(t, [][]byte{shares[0], forgedKey, shares[2]}, 4)
 	var ce *CombineError
 	if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrNotEnoughShares) ||
@@ -242,9 +242,10 @@ func TestExtendSSMSEveryMixture(t *testing.T) {
 	if n != 35 {
 		t.Fatalf("%d subsets", n)
 	}
-	// Without inUse, the new indexes are above those given.
+	// Without inUse, the new indexes are above those given and their
+	// batch's (the split's five): never a copy of share 3 or 4.
 	added, _, err = ExtendSSMS([][]byte{shares[0], shares[2], shares[1]}, 1, nil)
-	if info, _ := InspectSSMS(added[0]); err != nil || info.Index != 3 || !bytes.Equal(added[0], shares[3]) {
+	if info, _ := InspectSSMS(added[0]); err != nil || info.Index != 5 {
 		t.Fatalf("extend of 0, 1, 2 without inUse: index %d, %v", info.Index, err)
 	}
 }
@@ -253,7 +254,7 @@ func TestExtendSSMSEveryMixture(t *testing.T) {
 func refreshed(shares, headers [][]byte) [][]byte {
 	out := make([][]byte, len(shares))
 	for i, s := range shares {
-		out[i] = append(slices.Clone(headers[i]), s[headerSize:]...)
+		out[i] = append(slices.Clone(headers[i]), s[hl(s):]...)
 	}
 	return out
 }
@@ -265,7 +266,7 @@ func TestRefreshSSMS(t *testing.T) {
 	shares := mustSplitSSMS(t, secret, 5, 3, 512, lcAEAD(aesGCM), 11)
 	headers := make([][]byte, len(shares))
 	for i, s := range shares {
-		headers[i] = s[:headerSize]
+		headers[i] = s[:hl(s)]
 	}
 	hs, err := RefreshSSMSHeaders(headers)
 	if err != nil {
@@ -282,7 +283,7 @@ func TestRefreshSSMS(t *testing.T) {
 	for _, h := range [][][]byte{hs, hs2} {
 		fresh := refreshed(shares, h)
 		for i, s := range fresh {
-			if !bytes.Equal(s[:hdrGeneration], shares[i][:hdrGeneration]) || bytes.Equal(s[hdrKeyShare:hdrCRC], shares[i][hdrKeyShare:hdrCRC]) {
+			if !bytes.Equal(s[:hdrGeneration], shares[i][:hdrGeneration]) || bytes.Equal(s[keyShareOff(s):crcOff(s)], shares[i][keyShareOff(shares[i]):crcOff(shares[i])]) {
 				t.Fatalf("share %d: fields other than the generation and key share changed, or the key share did not", i)
 			}
 			if info, err := InspectSSMS(s); err != nil || info.Generation != 1 {
@@ -339,14 +340,14 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 	hdrs := func(ss ...[]byte) [][]byte {
 		out := make([][]byte, len(ss))
 		for i, s := range ss {
-			out[i] = slices.Clone(s[:headerSize])
+			out[i] = slices.Clone(s[:hl(s)])
 		}
 		return out
 	}
 	forged := hdrs(shares[2])[0]
-	forge(forged, hdrKeyShare, 0x80)
+	forge(forged, keyShareOff(forged), 0x80)
 	damaged := hdrs(shares[1])[0]
-	damaged[hdrKeyShare] ^= 1
+	damaged[keyShareOff(damaged)] ^= 1
 	moved := hdrs(shares[3])[0]
 	forge(moved, hdrThreshold, 3) // threshold 0: damaged
 	for _, c := range []struct {
@@ -373,12 +374,12 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 	}
 	// RefreshSSMS checks every signature: exactly threshold shares, one
 	// forged, are refused, the forged one named.
-	rs := []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][headerSize:]...)), bytes.NewReader(shares[4])}
+	rs := []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][hl(shares[2]):]...)), bytes.NewReader(shares[4])}
 	if got, err := RefreshSSMS(rs); got != nil || !errors.Is(err, ErrNotEnoughShares) || !errors.As(err, new(*CombineError)) ||
 		!slices.Equal(err.(*CombineError).Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Errorf("RefreshSSMS with a forged key share among threshold: %v", err)
 	}
-	rs = []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][headerSize:]...)), bytes.NewReader(shares[4]), bytes.NewReader(shares[1])}
+	rs = []io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(append(slices.Clone(forged), shares[2][hl(shares[2]):]...)), bytes.NewReader(shares[4]), bytes.NewReader(shares[1])}
 	var ce *CombineError
 	if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Errorf("RefreshSSMS with a forged key share and a spare: %v", err)
@@ -533,7 +534,7 @@ func BenchmarkRefreshSSMS(b *testing.B) {
 		shares := mustSplitSSMS(b, testSecret(64<<20, 1), 5, 3, defaultChunkSize, lcAEAD(defaultAEAD()), 2)
 		headers := make([][]byte, len(shares))
 		for i, s := range shares {
-			headers[i] = s[:headerSize]
+			headers[i] = s[:hl(s)]
 		}
 		for b.Loop() {
 			if _, err := RefreshSSMSHeaders(headers); err != nil {
@@ -556,15 +557,15 @@ func FuzzRecreateSSMS(f *testing.F) {
 	secret := testSecret(150, 20)
 	shares := mustSplitSSMS(f, secret, 4, 2, 64, lcAEAD(aesGCM), 21)
 	f.Add(shares[1], byte(3))
-	f.Add(shares[1][:headerSize], byte(1))
+	f.Add(shares[1][:hl(shares[1])], byte(1))
 	f.Add(shares[1][:len(shares[1])-1], byte(3))
 	f.Add(shares[3], byte(1))
 	f.Add(shares[0], byte(3))
 	forged := slices.Clone(shares[1])
-	forge(forged, headerSize+10, 1)
+	forge(forged, hl(forged)+10, 1)
 	f.Add(forged, byte(3))
 	forged = slices.Clone(shares[1])
-	forge(forged, hdrKeyShare, 1)
+	forge(forged, keyShareOff(forged), 1)
 	f.Add(forged, byte(3))
 	f.Add([]byte("GFSSMS\x02"), byte(200))
 	// Index 4 is new: the share the two good ones make there.
@@ -585,11 +586,83 @@ func FuzzRecreateSSMS(f *testing.F) {
 			t.Fatalf("recreated at %d a share other than the split's", i)
 		}
 		hs, err := RefreshSSMSHeaders([][]byte{shares[0], data, shares[2]})
-		if err == nil && len(data) >= headerSize && bytes.Equal(data[:headerSize], shares[1][:headerSize]) {
+		if err == nil && len(data) >= hl(shares[1]) && bytes.Equal(data[:hl(shares[1])], shares[1][:hl(shares[1])]) {
 			fresh := refreshed([][]byte{shares[0], shares[1], shares[2]}, hs)
 			if s, _, err := CombineSSMS(fresh[1:]); err != nil || !bytes.Equal(s, secret) {
 				t.Fatalf("refreshed shares do not combine: %v", err)
 			}
 		}
 	})
+}
+
+// TestSSMSBatchLifecycle: each operation signs once per batch it makes,
+// and a share of an existing batch is made again byte for byte. A split
+// is one batch; an extension another; a refresh keeps each batch's range
+// (so each header its length) and signs each once; a share recreated at
+// an index of a given share's batch is that batch's, and at an index of
+// no given share's batch, a new batch of its own that combines all the
+// same.
+func TestSSMSBatchLifecycle(t *testing.T) {
+	secret := testSecret(500, 91)
+	a := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 91)
+	sigs := func(ss ...[]byte) int {
+		m := map[string]bool{}
+		for _, s := range ss {
+			m[string(s[hdrSignature:hdrPath])] = true
+		}
+		return len(m)
+	}
+	if n := sigs(a...); n != 1 {
+		t.Fatalf("a split signed %d times", n)
+	}
+	e, _, err := ExtendSSMS(a[:3], 3, []int{3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sigs(e...); n != 1 || e[0][hdrBatchFirst] != 5 || e[0][hdrBatchSize] != 3 {
+		t.Fatalf("an extension: %d signatures, batch (%d, %d)", n, e[0][hdrBatchFirst], e[0][hdrBatchSize])
+	}
+	again, _, err := RecreateSSMS([][]byte{a[0], a[4], e[0]}, 6, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again[0], e[1]) || !bytes.Equal(again[1], a[1]) {
+		t.Fatal("shares of given shares' batches, made again, differ")
+	}
+	alone, _, err := RecreateSSMS(a[:3], 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone[0][hdrBatchFirst] != 6 || alone[0][hdrBatchSize] != 1 || bytes.Equal(alone[0], e[1]) {
+		t.Fatal("a share of no given share's batch is not a batch of its own")
+	}
+	if got, bad, err := CombineSSMS([][]byte{alone[0], e[1], a[2], e[0]}); err != nil || !bytes.Equal(got, secret) || len(bad) != 1 || bad[0].Reason != Duplicate {
+		t.Fatalf("with a share of another batch at one index: %v, %v", bad, err)
+	}
+	all := append(slices.Clone(a), e...)
+	hs := make([][]byte, len(all))
+	for i, s := range all {
+		hs[i] = s[:hl(s)]
+	}
+	fresh, err := RefreshSSMSHeaders(hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := make([][]byte, len(all))
+	for i, h := range fresh {
+		if len(h) != hl(all[i]) {
+			t.Fatalf("share %d: the refreshed header is %d bytes, the old %d", i, len(h), hl(all[i]))
+		}
+		next[i] = append(slices.Clone(h), all[i][len(h):]...)
+	}
+	if n := sigs(fresh...); n != 2 {
+		t.Fatalf("a refresh of two batches signed %d times", n)
+	}
+	again, _, err = RecreateSSMS([][]byte{next[0], next[1], next[5]}, 7, 3)
+	if err != nil || !bytes.Equal(again[0], next[7]) || !bytes.Equal(again[1], next[3]) {
+		t.Fatalf("refreshed shares made again differ: %v", err)
+	}
+	if got, _, err := CombineSSMS(next[4:7]); err != nil || !bytes.Equal(got, secret) {
+		t.Fatalf("refreshed shares of two batches: %v", err)
+	}
 }

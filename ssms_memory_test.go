@@ -20,7 +20,7 @@ func TestSSMSMemoryBound(t *testing.T) {
 	headers := make([][]byte, len(shares))
 	size := 0
 	for i, s := range shares {
-		headers[i] = s[:headerSize]
+		headers[i] = s[:hl(s)]
 		size += len(s)
 	}
 	read := func(given [][]byte) func() {

@@ -2,7 +2,6 @@ package shamir
 
 import (
 	"cmp"
-	"crypto/subtle"
 	"fmt"
 	"slices"
 )
@@ -22,17 +21,18 @@ import (
 // Who can do what here (docs/SECURITY.md). An outsider, who reads every
 // header but holds no key, can give shares of a split of their own under
 // the genuine split ID, or genuine headers altered: their headers'
-// signatures fail (the split ID commits to the public key, and only the
-// key's holders can sign), so they are named Forged and set aside, one by
-// one, before anything is decoded, whatever their number and order.
-// Signatures cost about 40 µs each to check, so they are checked only where
+// signatures or Merkle paths fail (the split ID commits to the public key,
+// and only the key's holders can sign a batch), so they are named Forged
+// and set aside, one by one, before anything is decoded, whatever their
+// number and order. A signature costs about 35 µs to check, once per
+// distinct batch statement (holds); even so, headers are checked only where
 // they decide something: when the shares disagree in any way (more than
 // one split name or set of parameters, a key that the first threshold key
 // shares do not give, a key share off the key's polynomial, a chunk that
 // does not open cleanly), and always before a share is named or a
 // lifecycle function writes from the shares. Shares that all agree are
 // combined without one: they hold the genuine headers, but perhaps for
-// their signature bytes, which decide nothing there. Holders who know the
+// their signature, path or batch bytes, which decide nothing there. Holders who know the
 // key can sign headers with key shares off the dealer's polynomial: those
 // are outvoted only within the error-correction bound, and beyond it the
 // shares are refused, never chosen between.
@@ -54,9 +54,9 @@ type combiner struct {
 	// header parsed was checked (verifyAll).
 	verified bool
 
-	// checked holds a header whose signature was checked, by signature
-	// (holds).
-	checked map[[sigSize]byte]*header
+	// checked holds the batch statements whose signatures were checked,
+	// and the outcome (holds).
+	checked map[stmtKey]bool
 
 	// unsure holds the positions of the shares whose records of a chunk
 	// refused differ from another's of the same index: none is a copy.
@@ -101,36 +101,32 @@ func (c *combiner) verifyAll() bool {
 	return found
 }
 
-// holds is h.signatureHolds, with one signature verification for all the
-// copies of a header: a header whose signature and signed bytes are those
-// of one already checked takes its result, and only its key share is
-// checked against its commitment. So many copies cost a hash each, not a
-// verification each.
-func (c *combiner) holds(h *header) bool {
-	if h.verified != sigUnchecked {
-		return h.verified == sigGood
-	}
-	if g := c.checked[h.sig]; g != nil && g.signed == h.signed {
-		// A copy: the same key share (compared in constant time) has the
-		// same result; another is checked against its commitment.
-		h.signedOK = g.signedOK
-		switch {
-		case subtle.ConstantTimeCompare(g.keyShare[:], h.keyShare[:]) == 1:
-			h.verified = g.verified
-		case g.signedOK && h.committed():
-			h.verified = sigGood
-		default:
-			h.verified = sigBad
+// holds is h.signatureHolds, with one signature verification per
+// distinct batch statement (and signature): the shares of one batch, and
+// the copies of a header, cost the hashes of their paths and commitments,
+// not a verification each. So does a batch of an outsider's, forged or
+// not: what they write costs one verification per statement they make.
+func (c *combiner) holds(h *header) bool { return h.signatureHolds(c.statementHolds) }
+
+// statementHolds is h.statementHolds(stmt), looked up first among the
+// statements checked, and remembered.
+func (c *combiner) statementHolds(h *header, stmt *[stmtSize]byte) bool {
+	var k stmtKey
+	copy(k[:], stmt[:])
+	copy(k[stmtSize:], h.sig[:])
+	ok, seen := c.checked[k]
+	if !seen {
+		ok = h.statementHolds(stmt)
+		if c.checked == nil {
+			c.checked = make(map[stmtKey]bool)
 		}
-		return h.verified == sigGood
+		c.checked[k] = ok
 	}
-	ok := h.signatureHolds()
-	if c.checked == nil {
-		c.checked = make(map[[sigSize]byte]*header)
-	}
-	c.checked[h.sig] = h
 	return ok
 }
+
+// A stmtKey is a batch statement and its signature.
+type stmtKey [stmtSize + sigSize]byte
 
 // release clears the key and gives back the buffers.
 func (c *combiner) release() {

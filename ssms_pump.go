@@ -148,12 +148,16 @@ func (c *combiner) markCopies() {
 	}
 	for i := 1; i < len(c.live); i++ {
 		// Until openSplit has settled the key shares (when it fails),
-		// shares of one index need not hold one header: only a byte-equal
-		// header is a copy's.
+		// shares of one index need not hold one key share: only a header
+		// with the same key share (and parameters and generation) is a
+		// copy's. Its signed bytes may differ: two signed headers of one
+		// index, of two batches (a share made again at an index no given
+		// share's batch covered), are one share, the signatures checked
+		// above.
 		// Nor is a share whose record of the chunk refused differs from
 		// another's of its index (c.unsure): which is the copy is unknown.
 		a, b := c.live[i-1].hdr, c.live[i].hdr
-		if a.index == b.index && a.sig == b.sig && a.ad == b.ad && a.gen == b.gen &&
+		if a.index == b.index && a.ad == b.ad && a.gen == b.gen &&
 			!slices.Contains(c.unsure, c.live[i].pos) &&
 			subtle.ConstantTimeCompare(a.keyShare[:], b.keyShare[:]) == 1 {
 			c.live[i].why = Duplicate

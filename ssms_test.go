@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -33,7 +34,7 @@ func mustSplitSSMS(t testing.TB, secret []byte, parts, threshold, chunk int, aea
 		t.Fatalf("splitSSMS(%d bytes, %d, %d): %v", len(secret), parts, threshold, err)
 	}
 	for _, s := range shares {
-		if size := shareSize(len(secret), threshold, chunk, aeadOverhead(aead)); len(s) != size {
+		if size := shareSize(len(secret), parts, threshold, chunk, aeadOverhead(aead)); len(s) != size {
 			t.Fatalf("share of %d bytes, shareSize says %d", len(s), size)
 		}
 	}
@@ -362,10 +363,10 @@ func TestSSMSEveryByteChange(t *testing.T) {
 func forge(s []byte, k int, f byte) {
 	h, _ := parseHeader(s)
 	s[k] ^= f
-	hcrc := crcOf(s[:hdrCRC])
-	binary.BigEndian.PutUint32(s[hdrCRC:], hcrc)
+	hcrc := crcOf(s[:crcOff(s)])
+	binary.BigEndian.PutUint32(s[crcOff(s):], hcrc)
 	var num chunkNum
-	for off, count := headerSize, uint64(0); off < len(s); count++ {
+	for off, count := h.length, uint64(0); off < len(s); count++ {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold, h.overhead)
 		num.set(count, false)
@@ -397,7 +398,7 @@ func TestSSMSForgedShare(t *testing.T) {
 				// from the others.
 				sub := append(slices.Clone(changed[:i]), changed[i+1:]...)[:th-1]
 				var named []int
-				if k < headerSize {
+				if k < hl(shares[i]) {
 					named = []int{th - 1}
 				}
 				checkCombine(t, append(sub, changed[i]), secret, nil, named)
@@ -418,10 +419,10 @@ func forgeable(s []byte) []int {
 	for k := hdrCommitment; k < hdrSignature; k++ {
 		ks = append(ks, k)
 	}
-	for k := hdrKeyShare; k < hdrCRC; k++ {
+	for k := keyShareOff(s); k < crcOff(s); k++ {
 		ks = append(ks, k)
 	}
-	for off, count := headerSize, uint64(0); off < len(s); count++ {
+	for off, count := hl(s), uint64(0); off < len(s); count++ {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold, h.overhead)
 		for k := off + 4; k < off+4+f; k++ {
@@ -441,7 +442,7 @@ func TestSSMSTruncateExtend(t *testing.T) {
 			changed[i] = shares[i][:n]
 			checkCombine(t, changed, secret, secret, []int{i})
 		}
-		for _, tail := range [][]byte{{0}, shares[i][len(shares[i])-20:], shares[i][headerSize:]} {
+		for _, tail := range [][]byte{{0}, shares[i][len(shares[i])-20:], shares[i][hl(shares[i]):]} {
 			changed := slices.Clone(shares)
 			changed[i] = append(slices.Clone(shares[i]), tail...)
 			checkCombine(t, changed, secret, secret, []int{i})
@@ -451,7 +452,7 @@ func TestSSMSTruncateExtend(t *testing.T) {
 	// returned.
 	cut := make([][]byte, len(shares))
 	for i, s := range shares {
-		cut[i] = s[:headerSize+recordOverhead+fragSize(32, 2, aeadOverhead(defaultAEAD()))]
+		cut[i] = s[:hl(s)+recordOverhead+fragSize(32, 2, aeadOverhead(defaultAEAD()))]
 	}
 	checkCombine(t, cut, secret, nil, []int{0, 1, 2, 3})
 	// Records swapped in every share.
@@ -459,7 +460,7 @@ func TestSSMSTruncateExtend(t *testing.T) {
 	swapped := make([][]byte, len(shares))
 	for i, s := range shares {
 		s = slices.Clone(s)
-		a, b := s[headerSize:headerSize+rec], s[headerSize+rec:headerSize+2*rec]
+		a, b := s[hl(s):hl(s)+rec], s[hl(s)+rec:hl(s)+2*rec]
 		tmp := slices.Clone(a)
 		copy(a, b)
 		copy(b, tmp)
@@ -595,7 +596,7 @@ func TestSSMSDuplicates(t *testing.T) {
 	// two (threshold 2), the two values of index 1 are as good as each
 	// other, beyond the bound, and the shares are refused.
 	forged := slices.Clone(s2[1])
-	forge(forged, headerSize+4, 0x20)
+	forge(forged, hl(forged)+4, 0x20)
 	for _, given := range [][][]byte{{s2[2], forged, s2[0], s2[1]}, {s2[1], s2[0], s2[2], forged}} {
 		got, bad, err := CombineSSMS(given)
 		pos := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, forged) })
@@ -619,7 +620,7 @@ func TestSSMSBeyondBound(t *testing.T) {
 	secret := testSecret(100, 41)
 	s := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
 	altered := slices.Clone(s[2])
-	forge(altered, headerSize+6, 0x01)
+	forge(altered, hl(altered)+6, 0x01)
 	for _, given := range [][][]byte{{s[0], s[1], altered}, {altered, s[0], s[1]}} {
 		got, _, err := CombineSSMS(given)
 		var ce *CombineError
@@ -672,7 +673,7 @@ func TestSSMSErrors(t *testing.T) {
 		s := slices.Clone(good[0])
 		s[k] = b
 		if fixCRC {
-			binary.BigEndian.PutUint32(s[hdrCRC:], crcOf(s[:hdrCRC]))
+			binary.BigEndian.PutUint32(s[crcOff(s):], crcOf(s[:crcOff(s)]))
 		}
 		return s
 	}
@@ -756,11 +757,11 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
-	// SplitSSMS's doc: an 198-byte header and at most 17 bytes per chunk (23
-	// with AEAD 3) beyond 1/threshold of the secret.
+	// SplitSSMS's doc: a header of 200 + 32·⌈log2 parts⌉ bytes and at most
+	// 17 bytes per chunk (23 with AEAD 3) beyond 1/threshold of the secret.
 	for _, a := range []struct{ overhead, perChunk int }{{16, 17}, {aeadOverhead(aesGCMRandom), 23}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {
-			size := shareSize(n, 3, defaultChunkSize, a.overhead)
+			size := shareSize(n, 5, 3, defaultChunkSize, a.overhead)
 			if bound := (n+2)/3 + (n+2)/3/100 + 1024; size > bound {
 				t.Errorf("share of a %d-byte secret: %d bytes, above %d", n, size, bound)
 			}
@@ -768,7 +769,8 @@ func TestSSMSShareSize(t *testing.T) {
 		for th := 2; th <= 255; th++ {
 			for _, n := range []int{0, 1, 17, defaultChunkSize - 1, defaultChunkSize, 5*defaultChunkSize + 1} {
 				chunks := max(1, (n+defaultChunkSize-1)/defaultChunkSize)
-				if size, bound := shareSize(n, th, defaultChunkSize, a.overhead), (n+th-1)/th+headerSize+a.perChunk*chunks; size > bound {
+				hdr := 200 + 32*bits.Len(uint(th-1))
+				if size, bound := shareSize(n, th, th, defaultChunkSize, a.overhead), (n+th-1)/th+hdr+a.perChunk*chunks; size > bound {
 					t.Errorf("overhead %d, threshold %d, %d bytes: share of %d bytes, above %d", a.overhead, th, n, size, bound)
 				}
 			}
@@ -802,7 +804,7 @@ func TestSSMSForgedLaterChunk(t *testing.T) {
 	rec := recordOverhead + fragSize(32, 2, aeadOverhead(defaultAEAD()))
 	for chunk := range 6 {
 		forged := slices.Clone(s[2])
-		forge(forged, headerSize+chunk*rec+4+3, 0x10)
+		forge(forged, hl(forged)+chunk*rec+4+3, 0x10)
 		checkCombine(t, [][]byte{s[0], forged, s[3], s[4]}, secret, secret, []int{1})
 		checkCombine(t, [][]byte{s[4], s[3], forged, s[1], s[0]}, secret, secret, []int{2})
 	}
@@ -818,7 +820,7 @@ func TestSSMSReasons(t *testing.T) {
 	forged := slices.Clone(s[2])
 	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's signature fails
 	altered := slices.Clone(s[2])
-	forge(altered, headerSize+4, 0x5a) // a fragment
+	forge(altered, hl(altered)+4, 0x5a) // a fragment
 	for _, c := range []struct {
 		name   string
 		shares [][]byte
@@ -901,11 +903,11 @@ func TestInspectSSMS(t *testing.T) {
 		if !IsSSMS(s) || !IsSSMS(s[:len(ssmsMagic)]) {
 			t.Fatalf("share %d: IsSSMS is false", i)
 		}
-		info, err := InspectSSMS(s[:headerSize])
+		info, err := InspectSSMS(s[:hl(s)])
 		if err != nil {
 			t.Fatalf("share %d: %v", i, err)
 		}
-		if info.Threshold != 3 || info.Index != i {
+		if info.Threshold != 3 || info.Index != i || info.HeaderSize != 200+3*32 {
 			t.Fatalf("share %d: %+v", i, info)
 		}
 		if i == 0 {
@@ -917,13 +919,30 @@ func TestInspectSSMS(t *testing.T) {
 	if info, _ := InspectSSMS(b[0]); info.SplitID == id {
 		t.Fatal("two splits have the same split ID")
 	}
-	damaged := slices.Clone(a[0][:headerSize])
+	damaged := slices.Clone(a[0][:hl(a[0])])
 	damaged[hdrThreshold] ^= 1
+	// Batch ranges no split writes, the CRC right: Damaged, and a batch
+	// size of 0, which gives the header no length, too.
+	badBatch := func(first, size, index byte) []byte {
+		s := slices.Clone(a[0])
+		s[hdrBatchFirst], s[hdrBatchSize], s[hdrIndex] = first, size, index
+		if size != 0 {
+			binary.BigEndian.PutUint32(s[crcOff(s):], crcOf(s[:crcOff(s)]))
+		}
+		return s
+	}
 	for _, c := range []struct {
 		b   []byte
 		why Reason
 	}{
-		{a[0][:headerSize-1], Truncated},
+		{a[0][:hl(a[0])-1], Truncated},
+		{a[0][:hdrPrefix-1], Truncated},
+		{a[0][:hdrPrefix], Truncated},
+		{badBatch(0, 0, 0), Damaged},
+		{badBatch(250, 6, 250), Damaged},
+		{badBatch(2, 3, 1), Damaged},
+		{badBatch(2, 3, 5), Damaged},
+		{badBatch(0, 255, 255), Damaged},
 		{a[0][:3], Truncated},
 		{[]byte("GFSSM!"), NotSSMS},
 		{[]byte("Unseal Key 1: abc"), NotSSMS},
@@ -939,3 +958,9 @@ func TestInspectSSMS(t *testing.T) {
 		}
 	}
 }
+
+// hl returns the length of the header of the share s; crcOff and
+// keyShareOff where its CRC and key share are.
+func hl(s []byte) int          { return headerLenOf(s) }
+func crcOff(s []byte) int      { return hl(s) - 4 }
+func keyShareOff(s []byte) int { return hl(s) - 4 - keySize }

@@ -375,9 +375,9 @@ func ssmsTargets(sink *[]byte) []target {
 }
 
 // checkTarget is the header path of a reader that checks a signature
-// (signatureHolds): the split ID from the public key and key check, the
-// signature over the public bytes, then the key share against its
-// commitment. The public bytes are one genuine header's in both classes;
+// (signatureHolds): the root from the commitment and the path, the split
+// ID from the public key and key check, the signature over the batch
+// statement, then the key share against its commitment. The public bytes are one genuine header's in both classes;
 // the key share is the fixed class's or a random one, and in both it
 // misses the commitment. (A whole combine with forged shares is no target:
 // its classes are two splits, whose signatures, public bytes that
@@ -399,7 +399,7 @@ func checkTarget() target {
 			hs[s].keyShare[0] ^= ^genuine.keyShare[0] // never the genuine one
 		},
 		run: func(s int) {
-			if hs[s].signatureHolds() {
+			if hs[s].signatureHolds((*header).statementHolds) {
 				panic("a key share that misses its commitment")
 			}
 		},
@@ -407,8 +407,9 @@ func checkTarget() target {
 }
 
 // signTarget is the header path of a writer: the key check, the signing
-// key derived from the split's key, and three headers signed over their
-// key shares. The key and the key shares differ between the classes.
+// key derived from the split's key, and a batch of three headers: their
+// key shares' commitments, the Merkle tree over them, one signature. The
+// key and the key shares differ between the classes.
 func signTarget(sink *[]byte) target {
 	rng := rand.New(rand.NewPCG(9, 10))
 	type slot struct {
@@ -419,7 +420,6 @@ func signTarget(sink *[]byte) target {
 	var ad [adSize]byte
 	copy(ad[:], ssmsMagic)
 	ad[hdrVersion], ad[hdrAEAD], ad[hdrThreshold] = ssmsVersion, aesGCM, 2
-	h := make([]byte, headerSize)
 	return target{
 		name:  "headers/derive_sign_n3",
 		slots: dudectSlots,
@@ -431,11 +431,10 @@ func signTarget(sink *[]byte) target {
 		},
 		run: func(s int) {
 			k := deriveKeys(&slots[s].key)
-			for i := range slots[s].keyShares {
-				k.putHeader(h, &ad, i, 0, slots[s].keyShares[i][:])
-			}
+			ks := &slots[s].keyShares
+			hs := k.batchHeaders(&ad, 0, 0, [][]byte{ks[0][:], ks[1][:], ks[2][:]}, []int{0, 1, 2})
 			k.release()
-			*sink = h
+			*sink = hs[0]
 		},
 	}
 }

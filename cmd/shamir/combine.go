@@ -56,7 +56,11 @@ with the advice to destroy it, the generations listed, and -split ID/GEN
 recovers the one meant. A file that claims the split's ID but was not made
 with its key (forged, or of another split) is named and never used. SSMS shares
 altered on purpose, checksums and all, are found by error correction while
-at most (shares-threshold)/2 are. SSMS shares record their
+at most (shares-threshold)/2 are; beyond that nothing is recovered, and
+combine names the files that agree with one another, those that disagree
+with them, and the files that hold different versions of one share: which
+side is the dealer's the files cannot tell. Many files bad for one reason
+are listed under it, one a line. SSMS shares record their
 threshold and are authenticated. Vault-format shares record neither: from
 fewer shares than the threshold, or with a damaged one, Vault's combine gives
 a wrong secret without error. Give the threshold with -t to have the shares

@@ -730,7 +730,7 @@ SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) stop refresh after it
 removes the file it had begun to write.
 
 SSMS share files (split's default) are refreshed in place: only the key
-shares in their 198-byte headers change, and their generation, one more at
+shares in their headers change, and their generation, one more at
 each refresh, so a share of any size costs a copy of its file. With -o,
 the refreshed files go into that folder instead. Every share file is first
 read whole and checked as verify checks them, which decrypts the secret a

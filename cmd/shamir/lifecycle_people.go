@@ -548,7 +548,7 @@ func refreshPeople(lc *lifecycle, set *shareSet) error {
 	// does; none is written if any is bad.
 	headers, err := shamir.RefreshSSMS(set.readers())
 	var ce *shamir.CombineError
-	if errors.As(err, &ce) && len(ce.Bad) > 0 && ce.Splits == nil {
+	if errors.As(err, &ce) && len(ce.Bad) > 0 && ce.Splits == nil && ce.Sets == nil && ce.Several == nil {
 		reportBad(os.Stderr, badSSMS(set, ce.Bad))
 		return withHints(fmt.Errorf("%s among the inputs; nothing was written", count(len(ce.Bad), "bad share file", "bad share files")),
 			"replace "+pick(len(ce.Bad) == 1, "it", "them")+" with what shamir recreate makes from the good ones, and run refresh again")

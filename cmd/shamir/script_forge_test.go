@@ -15,11 +15,20 @@ import (
 const (
 	forgeSplitID    = 13  // 16 bytes
 	forgeGeneration = 30  // 4 bytes; the end of the record CRCs' seed
-	forgeKeyCheck   = 50  // 16 bytes, then the 32-byte public key
-	forgeSignature  = 98  // 64 bytes, over bytes 0…97
-	forgeHeaderCRC  = 194 // CRC-32C of bytes 0…193
-	forgeHeaderSize = 198
+	forgeKeyCheck   = 52  // 16 bytes, then the 32-byte public key
+	forgeSignature  = 100 // 64 bytes, over the batch statement
 )
+
+// forgeHeaderCRC is where the header CRC of s is: the header's last 4
+// bytes. The header is 200 bytes and 32 more per level of its batch's
+// Merkle tree, ⌈log2 size⌉ levels, the batch size at byte 35.
+func forgeHeaderCRC(s []byte) int {
+	d := 0
+	for 1<<d < int(s[35]) {
+		d++
+	}
+	return 200 + 32*d - 4
+}
 
 // cmdForge is the outsider's attack on a split: shares of a split of their
 // own, made with the library, under the split ID (and generation) of a
@@ -55,10 +64,11 @@ func cmdForge(ts *testscript.TestScript, neg bool, args []string) {
 		copy(s[forgeSplitID:], genuine[forgeSplitID:forgeSplitID+16])
 		copy(s[forgeGeneration:], genuine[forgeGeneration:forgeGeneration+4])
 		copy(s[forgeKeyCheck:forgeSignature], genuine[forgeKeyCheck:forgeSignature])
-		be.BigEndian.PutUint32(s[forgeHeaderCRC:], crc32.Checksum(s[:forgeHeaderCRC], castagnoli))
+		hcrc := forgeHeaderCRC(s)
+		be.BigEndian.PutUint32(s[hcrc:], crc32.Checksum(s[:hcrc], castagnoli))
 		// The one record: its CRC continues that of the header up to the
 		// generation with the chunk number (0, 8 bytes) and the record.
-		rec := s[forgeHeaderSize:]
+		rec := s[hcrc+4:]
 		crc := crc32.Update(crc32.Checksum(s[:forgeGeneration], castagnoli), castagnoli, make([]byte, 8))
 		crc = crc32.Update(crc, castagnoli, rec[:len(rec)-4])
 		be.BigEndian.PutUint32(rec[len(rec)-4:], crc)
@@ -83,9 +93,47 @@ func cmdSetgen(ts *testscript.TestScript, neg bool, args []string) {
 	gen, err := strconv.ParseUint(args[1], 10, 32)
 	ts.Check(err)
 	be.BigEndian.PutUint32(s[forgeGeneration:], uint32(gen))
-	be.BigEndian.PutUint32(s[forgeHeaderCRC:], crc32.Checksum(s[:forgeHeaderCRC], castagnoli))
+	hcrc := forgeHeaderCRC(s)
+	be.BigEndian.PutUint32(s[hcrc:], crc32.Checksum(s[:hcrc], castagnoli))
 	if got, err := shamir.InspectSSMS(s); err != nil || got.Generation != uint32(gen) {
 		ts.Fatalf("setgen: the share does not pass for generation %d: %v", gen, err)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), s, 0o600))
+}
+
+// cmdAlter alters the first record of a share as anyone can, holder of
+// the key or not: one byte of its fragment flipped and the record's CRC
+// recomputed (docs/FORMAT.md, Records), the header unchanged, so that its
+// signature still holds. Records are under CRCs, not signatures: the
+// altered share disagrees with the others only when they are combined.
+//
+//	alter SHARE OUT
+func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: alter SHARE OUT")
+	}
+	s, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	info, err := shamir.InspectSSMS(s)
+	if err != nil || len(s) < info.HeaderSize+9 {
+		ts.Fatalf("alter: %s is not an SSMS share: %v", args[0], err)
+	}
+	overhead := 16 // the AEAD's tag (header byte 7), and with AEAD 3 its nonce
+	if s[7] == 3 {
+		overhead = 28
+	}
+	t := info.Threshold
+	rec := s[info.HeaderSize:]
+	n := int(be.BigEndian.Uint32(rec) &^ (1 << 31))
+	f := (n + overhead + t - 1) / t
+	if len(rec) < 4+f+4 {
+		ts.Fatalf("alter: %s is truncated", args[0])
+	}
+	rec[4] ^= 0x5a
+	crc := crc32.Update(crc32.Checksum(s[:forgeGeneration], castagnoli), castagnoli, make([]byte, 8))
+	be.BigEndian.PutUint32(rec[4+f:], crc32.Update(crc, castagnoli, rec[:4+f]))
+	if _, err := shamir.InspectSSMS(s); err != nil {
+		ts.Fatalf("alter: the altered share does not pass its checks: %v", err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), s, 0o600))
 }

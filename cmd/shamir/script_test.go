@@ -133,6 +133,7 @@ func TestScripts(t *testing.T) {
 		"mkpng":     cmdMkpng,
 		"forge":     cmdForge,
 		"setgen":    cmdSetgen,
+		"alter":     cmdAlter,
 	}
 	for name, f := range extraScriptCmds {
 		cmds[name] = f

@@ -40,12 +40,16 @@ var errShareDamaged = errors.New("damaged")
 // to w, and checks it on its own. The error says where it fails.
 func checkShareAlone(r io.Reader, w io.Writer) error {
 	br := bufio.NewReaderSize(io.TeeReader(r, w), copyBufSize)
-	h := make([]byte, ssmsHeadLen)
+	// The header's length is in its first bytes; a share may be shorter
+	// than the longest header.
+	head, _ := br.Peek(ssmsHeadLen)
+	info, err := shamir.InspectSSMS(head)
+	if err != nil {
+		return fmt.Errorf("%w: its header: %v", errShareDamaged, err)
+	}
+	h := make([]byte, info.HeaderSize)
 	if _, err := io.ReadFull(br, h); err != nil {
 		return fmt.Errorf("%w: its header is cut short", errShareDamaged)
-	}
-	if _, err := shamir.InspectSSMS(h); err != nil {
-		return fmt.Errorf("%w: its header: %v", errShareDamaged, err)
 	}
 	t := int(h[ssmsThreshold])
 	chunk := int(bin.BigEndian.Uint32(h[ssmsChunkSize:]))

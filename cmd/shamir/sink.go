@@ -68,8 +68,11 @@ func (k *keptShare) Write(p []byte) (int, error) {
 // whole reports whether all the share's bytes were kept.
 func (k *keptShare) whole() bool { return k.n == int64(len(k.head)) }
 
-// ssmsHeadLen is enough of an SSMS share file for its header.
-const ssmsHeadLen = 198 // docs/FORMAT.md, format 4
+// ssmsHeadLen is enough of an SSMS share file for its header, the
+// longest: 200 bytes and 32 more per level of its batch's Merkle tree, up
+// to 8 (docs/FORMAT.md, format 4). shamir.SSMSInfo.HeaderSize is a given
+// share's.
+const ssmsHeadLen = 456
 
 // openSinks starts the ways out of the shares of a split with options o:
 // their files in dir, through set. A split to Vault-format text without

@@ -234,19 +234,23 @@ func (set *shareSet) duplicated(pos int, found []shamir.BadShare) string {
 
 // reasons says in words why the library found an SSMS share bad.
 var reasons = map[shamir.Reason]string{
-	shamir.Damaged:      "damaged (its checksums do not match)",
-	shamir.Truncated:    "truncated",
-	shamir.Extended:     "has data past its end",
-	shamir.Inconsistent: "disagrees with the other shares (altered, checksums and all)",
-	shamir.OtherSplit:   "belongs to another split",
-	shamir.Duplicate:    "a duplicate of another share given",
-	shamir.NotSSMS:      "not an SSMS share",
-	shamir.Unsupported:  "made by a newer version of the format, or names a cipher this version does not know",
-	shamir.Unreadable:   "could not be read",
-	shamir.Forged: "not made with the split's key: forged or of another split, under this split's ID;" +
-		" do not trust it, nor where it came from",
+	shamir.Damaged:         "damaged (its checksums do not match)",
+	shamir.Truncated:       "truncated",
+	shamir.Extended:        "has data past its end",
+	shamir.Inconsistent:    "disagrees with the other shares (altered, checksums and all)",
+	shamir.OtherSplit:      "belongs to another split",
+	shamir.Duplicate:       "a duplicate of another share given",
+	shamir.NotSSMS:         "not an SSMS share",
+	shamir.Unsupported:     "made by a newer version of the format, or names a cipher this version does not know",
+	shamir.Unreadable:      "could not be read",
+	shamir.Forged:          forgedWhy,
 	shamir.OtherGeneration: "of another generation of the split (each refresh makes a new one)",
 }
+
+// forgedWhy is why a share not made with the split's key is bad. The
+// advice about such shares is said once after the list (reportBad), not on
+// each of the 50 lines an outsider's planted files may take.
+const forgedWhy = "not made with the split's key: forged, or of another split under this split's ID"
 
 // ssmsFailure reports the shares found bad and explains why the secret could
 // not be recovered from SSMS shares.
@@ -287,7 +291,12 @@ func ssmsFailure(set *shareSet, err error) error {
 		// "needed", which would read as a call for more.
 		msg += fmt.Sprintf(": %s, threshold %d", count(ce.Good, "share"), ce.Needed)
 	}
-	err = errors.New(msg)
+	// The files that disagree, by name: the library gives positions.
+	files := set.disagreeingFiles(ce)
+	err = errors.New(joinLines(msg, files))
+	if len(files) > 0 {
+		err = withHints(err, disagreeHint)
+	}
 	if noneKnown && ce.Needed > 0 {
 		// Shares made without the key (an outsider's) or altered, checksums
 		// and all, hide the key: any threshold of genuine ones give it back,
@@ -300,9 +309,39 @@ func ssmsFailure(set *shareSet, err error) error {
 	return err
 }
 
-// reportBad prints a line for each bad share.
+// reportBad prints a line for each bad share, then once the advice about
+// the forged ones, if any. Shares bad for one reason are listed under it,
+// one file a line, when there are groupAt or more of them, so that 50
+// planted files do not make 50 lines that say the same.
 func reportBad(w io.Writer, bad []problem) {
+	same := map[string]int{}
+	forged := 0
 	for _, p := range bad {
-		sayf(w, "bad share %s: %s", p.where, p.why)
+		same[p.why]++
+		if p.why == forgedWhy {
+			forged++
+		}
+	}
+	listed := map[string]bool{}
+	for _, p := range bad {
+		switch {
+		case same[p.why] < groupAt:
+			sayf(w, "bad share %s: %s", p.where, p.why)
+		case !listed[p.why]:
+			listed[p.why] = true
+			sayf(w, "%d bad shares, each %s:", same[p.why], p.why)
+			for _, q := range bad {
+				if q.why == p.why {
+					sayf(w, "  %s", q.where)
+				}
+			}
+		}
+	}
+	if forged > 0 {
+		sayf(w, "do not trust %s not made with the split's key, nor where %s from",
+			pick(forged == 1, "the share", "the "+count(forged, "share")), pick(forged == 1, "it came", "they came"))
 	}
 }
+
+// groupAt is how many shares bad for one reason reportBad lists under it.
+const groupAt = 4

@@ -27,7 +27,9 @@ splits, unless -split names the one to check. A share of an older
 generation of the split (from before a refresh) is named, with the newest
 generation, and the advice to destroy it; a file that claims the split's
 ID but was not made with its key is named as forged or of another split,
-not to be trusted. Vault-format shares record neither the threshold nor any
+not to be trusted. SSMS shares that disagree beyond what the others can
+outvote are refused as combine refuses them, naming the files on each
+side. Vault-format shares record neither the threshold nor any
 checksum; they can only be checked against each other, which needs the
 threshold (-t, or the JSON of vault operator init) and more shares than it:
 with T+r shares, up to r bad ones are detected and up to r/2 are named.

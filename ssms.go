@@ -135,11 +135,7 @@ func aeadOverhead(id byte) int {
 func newAEAD(id byte, key []byte) (cipher.AEAD, error) {
 	switch id {
 	case aesGCM:
-		b, err := aes.NewCipher(key)
-		if err != nil {
-			return nil, err
-		}
-		return cipher.NewGCM(b)
+		return newAESGCM(key) // gcm.go: assembly where the CPU has it
 	case chaCha20Poly1305:
 		return chacha20poly1305.New(key)
 	case aesGCMRandom:

@@ -153,6 +153,7 @@ declare -A fuzzexecs=(
 	[FuzzCombineSSMSAll]=250000 [FuzzKernels]=200000 [FuzzParseShare]=400000
 	[FuzzVerify]=3000 [FuzzRecreate]=200000 [FuzzRefresh]=75000
 	[FuzzCombineSSMSForged]=40000 [FuzzRecreateSSMS]=50000 [FuzzCombineSSMSAttack]=60000
+	[FuzzGCM]=300000
 )
 for target in $(grep -ho '^func Fuzz[A-Za-z0-9]*' ./*_test.go | sed 's/^func //' | sort -u); do
 	n=$(( ${fuzzexecs[$target]:-20000} * ${FUZZSCALE:-1} ))

@@ -24,3 +24,13 @@ func newAESGCM(key []byte) (cipher.AEAD, error) {
 	}
 	return cipher.NewGCM(b)
 }
+
+// wipeAEAD erases the expanded key of an AEAD that newAEAD made, where the
+// package owns that memory (the assembly's round keys and powers of H);
+// crypto/cipher's AEADs offer no way to do it (docs/SECURITY.md). The AEAD
+// must not be used afterwards.
+func wipeAEAD(a cipher.AEAD) {
+	if w, ok := a.(interface{ wipe() }); ok {
+		w.wipe()
+	}
+}

@@ -304,3 +304,49 @@ func BenchmarkGCMWidths(b *testing.B) {
 		})
 	}
 }
+
+// TestSSMSWipesAEAD checks that SSMS erases the assembly AEAD's round keys
+// and powers of H when a sealer or a decoder is released
+// (docs/SECURITY.md, What is erased).
+func TestSSMSWipesAEAD(t *testing.T) {
+	if !useGCMAsm || fipsMode {
+		t.Skip("AEAD 1 runs on crypto/cipher here")
+	}
+	e, err := newEncoder(3, 2, defaultChunkSize, aesGCM, newRandom())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.release()
+	s := e.newSealer()
+	g, ok := s.aead.(*gcmAsm)
+	if !ok {
+		t.Fatalf("the sealer's AEAD is %T, not the assembly's", s.aead)
+	}
+	if *g == (gcmAsm{}) {
+		t.Fatal("the sealer's AEAD has no key before release")
+	}
+	s.release()
+	if *g != (gcmAsm{}) {
+		t.Error("the sealer's release left the AEAD's key in memory")
+	}
+
+	shares, err := SplitSSMS([]byte("a secret"), 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, reason := parseHeader(shares[0])
+	if reason != 0 {
+		t.Fatalf("parseHeader: %v", reason)
+	}
+	var key [keySize]byte
+	key[0] = 1
+	d := newDecoder(h, &key)
+	g, ok = d.aead.(*gcmAsm)
+	if !ok {
+		t.Fatalf("the decoder's AEAD is %T, not the assembly's", d.aead)
+	}
+	d.release()
+	if *g != (gcmAsm{}) {
+		t.Error("the decoder's release left the AEAD's key in memory")
+	}
+}

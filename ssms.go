@@ -322,7 +322,7 @@ type sealer struct {
 	aead         cipher.AEAD
 	num          chunkNum
 	ct           []byte // a sealed chunk, padded to threshold fragments
-	release      func() // gives ct back
+	release      func() // erases the AEAD's key and gives ct back
 	data, parity [][]byte
 }
 
@@ -493,8 +493,9 @@ func shareKey(key []byte, ys [][]byte, t int, rng io.Reader) error {
 	return p.run(rng)
 }
 
-// release clears the key. The sealers' AEADs hold it expanded, in memory
-// the package cannot clear (see docs/SECURITY.md).
+// release clears the key. The sealers' AEADs hold it expanded: each
+// sealer's release erases its own where the package owns that memory
+// (wipeAEAD), not where it is crypto/cipher's (see docs/SECURITY.md).
 func (e *encoder) release() { clear(e.key[:]) }
 
 // newSealer returns a sealer for e's chunks. The caller releases it.
@@ -508,7 +509,12 @@ func (e *encoder) newSealer() *sealer {
 		data:   make([][]byte, e.threshold),
 		parity: make([][]byte, e.parts-e.threshold),
 	}
-	s.ct, s.release = sealedBuf(e.threshold * fragSize(e.chunkSize, e.threshold, e.overhead))
+	ct, giveBack := sealedBuf(e.threshold * fragSize(e.chunkSize, e.threshold, e.overhead))
+	s.ct = ct
+	s.release = func() {
+		wipeAEAD(s.aead)
+		giveBack()
+	}
 	return s
 }
 

@@ -221,6 +221,9 @@ func (d *decoder) release() {
 	if d.keys != nil {
 		d.keys.release()
 	}
+	if d.aead != nil {
+		wipeAEAD(d.aead)
+	}
 	d.aead, d.keys = nil, nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil

@@ -2,8 +2,11 @@ package shamir
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/ed25519"
 	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -14,6 +17,8 @@ import (
 	mrand "math/rand/v2"
 	"slices"
 	"testing"
+
+	"golang.org/x/crypto/chacha20poly1305"
 )
 
 // The attacks of issue #18, as an attacker would mount them: from the
@@ -111,34 +116,102 @@ func fmtSigningKey(key []byte) ed25519.PrivateKey {
 // reseal recomputes, as docs/FORMAT.md defines them, the commitment to
 // the key share of the share s, the signature under the signing key of
 // the split key key over the statement of the root that its leaf reaches
-// through its path (unchanged), its header CRC and every record CRC. It
-// does not touch the public key or the key check. The shares of one batch
-// whose leaves did not change keep one root, so one statement.
+// through its path (unchanged), its header CRC, every record tag under
+// the record key of key, and every record CRC. It does not touch the
+// public key or the key check. The shares of one batch whose leaves did
+// not change keep one root, so one statement.
 func reseal(s, key []byte) {
 	c := sha256.Sum256(append([]byte("GFSSMS key share"), fmtKeyShareOf(s)...))
 	copy(s[fmtCommitment:fmtKeyCheck], c[:16])
 	copy(s[fmtSignature:fmtPath], ed25519.Sign(fmtSigningKey(key), fmtStatement(s, fmtRoot(s))))
+	fmtRetag(s, key)
 	fixCRCsFromFormat(s)
 }
 
-// fixCRCsFromFormat recomputes the header CRC and every record CRC of s.
-func fixCRCsFromFormat(s []byte) {
-	crc := fmtCRCAt(s)
-	binary.BigEndian.PutUint32(s[crc:], crc32.Checksum(s[:crc], fmtCastagnoli))
+// fmtRecords returns the records of s, as docs/FORMAT.md lays them out:
+// each record's start, where its tag starts (after the length word and
+// the fragment) and where its CRC starts (after the 16-byte tag), and
+// whether it is the last.
+func fmtRecords(s []byte) (recs [][3]int, last []bool) {
 	overhead := 16
 	if s[7] == 3 {
 		overhead = 28
 	}
 	t := int(s[8])
-	seed := crc32.Checksum(s[:30], fmtCastagnoli)
-	for off, k := fmtHeaderLen(s), uint64(0); off < len(s); k++ {
-		n := int(binary.BigEndian.Uint32(s[off:]) &^ (1 << 31))
+	for off := fmtHeaderLen(s); off+4 <= len(s); {
+		w := binary.BigEndian.Uint32(s[off:])
+		n := int(w &^ (1 << 31))
 		f := (n + overhead + t - 1) / t
+		recs = append(recs, [3]int{off, off + 4 + f, off + 4 + f + 16})
+		last = append(last, w>>31 == 1)
+		off += 4 + f + 16 + 4
+	}
+	return recs, last
+}
+
+// fmtRetag recomputes every record tag of s under the record key of the
+// split key key, HKDF-SHA256(key, no salt, "GFSSMS record key"), over the
+// nonce i ‖ k (10 bytes) ‖ last flag and the record's length word and
+// fragment: the split's AEAD sealing nothing, the record's bytes as
+// associated data (AEADs 1 and 2), or HMAC-SHA256 of the nonce and the
+// record's bytes, its first 16 bytes (AEAD 3). Only holders of the key can.
+func fmtRetag(s, key []byte) {
+	rk, err := hkdf.Key(sha256.New, key, nil, "GFSSMS record key", 32)
+	if err != nil {
+		panic(err)
+	}
+	var aead cipher.AEAD
+	switch s[7] {
+	case 1:
+		b, _ := aes.NewCipher(rk)
+		aead, err = cipher.NewGCM(b)
+	case 2:
+		aead, err = chacha20poly1305.New(rk)
+	}
+	if err != nil {
+		panic(err)
+	}
+	recs, last := fmtRecords(s)
+	for k, r := range recs {
+		if r[2]+4 > len(s) {
+			break
+		}
+		nonce := make([]byte, 12)
+		nonce[0] = s[fmtIndex]
+		binary.BigEndian.PutUint64(nonce[3:11], uint64(k))
+		if last[k] {
+			nonce[11] = 1
+		}
+		body := s[r[0]:r[1]]
+		var tag []byte
+		if s[7] == 3 {
+			m := hmac.New(sha256.New, rk)
+			m.Write(nonce)
+			m.Write(body)
+			tag = m.Sum(nil)[:16]
+		} else {
+			tag = aead.Seal(nil, nonce, nil, body)
+		}
+		copy(s[r[1]:r[2]], tag)
+	}
+}
+
+// fixCRCsFromFormat recomputes the header CRC and every record CRC of s,
+// as anyone can: a record's CRC covers header bytes 0…29, the chunk
+// number (8 bytes), and the record up to its CRC, its tag included.
+func fixCRCsFromFormat(s []byte) {
+	crc := fmtCRCAt(s)
+	binary.BigEndian.PutUint32(s[crc:], crc32.Checksum(s[:crc], fmtCastagnoli))
+	seed := crc32.Checksum(s[:30], fmtCastagnoli)
+	recs, _ := fmtRecords(s)
+	for k, r := range recs {
+		if r[2]+4 > len(s) {
+			break
+		}
 		var num [8]byte
-		binary.BigEndian.PutUint64(num[:], k)
-		crc := crc32.Update(crc32.Update(seed, fmtCastagnoli, num[:]), fmtCastagnoli, s[off:off+4+f])
-		binary.BigEndian.PutUint32(s[off+4+f:], crc)
-		off += 8 + f
+		binary.BigEndian.PutUint64(num[:], uint64(k))
+		crc := crc32.Update(crc32.Update(seed, fmtCastagnoli, num[:]), fmtCastagnoli, s[r[0]:r[2]])
+		binary.BigEndian.PutUint32(s[r[2]:], crc)
 	}
 }
 
@@ -809,17 +882,37 @@ func TestSSMSInsiderBound(t *testing.T) {
 
 // TestSSMSRefusalNamesSeveral: a refusal lists, index by index, the shares
 // that give one index different values: records (copies of genuine
-// headers with a record altered, checksums recomputed) or key shares
-// (signed by holders of the key), in every order.
+// headers with a record altered, its tag and checksums recomputed by
+// holders of the key) or key shares (signed by holders of the key), in
+// every order. The same records altered by an outsider, whose tags fail,
+// are named Forged and the secret recovered.
 func TestSSMSRefusalNamesSeveral(t *testing.T) {
 	secret := testSecret(100, 41)
 	shares := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
 	key := keyOfShares(t, shares[:2])
-	record := func(s []byte) []byte {
+	outsider := func(s []byte) []byte {
 		c := slices.Clone(s)
 		c[fmtHeaderLen(c)+4+3] ^= 0x5a
 		fixCRCsFromFormat(c)
 		return c
+	}
+	record := func(s []byte) []byte {
+		c := outsider(s)
+		fmtRetag(c, key)
+		fixCRCsFromFormat(c)
+		return c
+	}
+	set := [][]byte{shares[0], shares[1], outsider(shares[0]), outsider(shares[1])}
+	for _, perm := range permutations(len(set)) {
+		p := make([][]byte, len(set))
+		var want []BadShare
+		for i, j := range perm {
+			p[i] = set[j]
+			if j >= 2 {
+				want = append(want, BadShare{Position: i, Reason: Forged})
+			}
+		}
+		attackCase(t, fmt.Sprintf("outsider's records, order %v", perm), p, secret, nil, true, positionsOf(want), Forged)
 	}
 	keyShare := func(s []byte) []byte {
 		c := slices.Clone(s)
@@ -845,6 +938,15 @@ func TestSSMSRefusalNamesSeveral(t *testing.T) {
 			}
 		}
 	}
+}
+
+// positionsOf returns the positions of bad.
+func positionsOf(bad []BadShare) []int {
+	var p []int
+	for _, b := range bad {
+		p = append(p, b.Position)
+	}
+	return p
 }
 
 // fmtRebuild returns the share s with its header rebuilt, as anyone can

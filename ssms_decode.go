@@ -167,6 +167,12 @@ type decoder struct {
 	key  [keySize]byte
 	keys *splitKeys // derived from key when signer first needs them
 	aead cipher.AEAD
+	tags *tagger // the records' tags, derived from key when first needed
+
+	// allTags makes open check the tag of every record, not only where
+	// the records disagree: for RefreshSSMS, which keeps the records.
+	allTags bool
+	blamed  bool // the last decode named a record Inconsistent
 
 	// Scratch, reused from chunk to chunk.
 	num      chunkNum
@@ -211,7 +217,7 @@ func newDecoder(h *header, key *[keySize]byte) *decoder {
 // withKey returns a new decoder of d's split, with d's key.
 func (d *decoder) withKey() *decoder {
 	e := newDecoder(d.h, &d.key)
-	e.code = d.code
+	e.code, e.allTags = d.code, d.allTags
 	return e
 }
 
@@ -224,7 +230,10 @@ func (d *decoder) release() {
 	if d.aead != nil {
 		wipeAEAD(d.aead)
 	}
-	d.aead, d.keys = nil, nil
+	if d.tags != nil {
+		d.tags.release()
+	}
+	d.aead, d.keys, d.tags = nil, nil, nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
 }
@@ -236,6 +245,16 @@ func (d *decoder) signer() *splitKeys {
 		d.keys = deriveKeys(&d.key)
 	}
 	return d.keys
+}
+
+// recordTags returns the tagger of the split's records, derived from the
+// key on first use: only where records disagree, and for the lifecycle
+// functions that write records.
+func (d *decoder) recordTags() *tagger {
+	if d.tags == nil {
+		d.tags = newTagger(d.h.aead, &d.key)
+	}
+	return d.tags
 }
 
 func mustAEAD(id byte, key []byte) cipher.AEAD {
@@ -270,7 +289,66 @@ type recordLen struct {
 // disagrees with it. It returns opened, the plaintext and whether the chunk
 // is the last when it found the unique codeword (see the top of the file);
 // otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
+//
+// Tags are checked where they decide something: when the records do not
+// all agree with the chunk that opened, or none opened uniquely. Then
+// every record's tag is checked, those that fail are named Forged
+// (altered by someone who does not know the key), and the chunk is decoded
+// again without them: the bound then counts only records whose tags hold,
+// made by holders of the key. Records that all agree are not checked: a
+// record whose tag alone was changed decides nothing there.
 func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
+	if d.allTags {
+		d.checkTags(ci)
+		return d.decodeChunk(ci, dst)
+	}
+	out, last, res = d.decodeChunk(ci, dst)
+	if res == opened && !d.blamed {
+		return out, last, res
+	}
+	if d.checkTags(ci) {
+		clear(out[len(dst):])
+		out, last, res = d.decodeChunk(ci, dst)
+	}
+	return out, last, res
+}
+
+// checkTags checks the tag of every record of ci that passed its CRC (or
+// that the last decode named Inconsistent), and names Forged those that
+// fail; it reports whether any did, and then forgets what the decode
+// found, for open to decode again. What it names is a record's own fault,
+// found from that record and the key alone, like a CRC that fails: it is
+// kept in ci.read too (when the combiner keeps it), so that it does not
+// count as a disagreement still to be explained.
+func (d *decoder) checkTags(ci *chunkIn) bool {
+	tags := d.recordTags()
+	found := false
+	for k, s := range ci.shares {
+		if ci.why[k] != 0 && ci.why[k] != Inconsistent {
+			continue
+		}
+		r := &ci.recs[k]
+		d.num.set(ci.num, r.last)
+		if !tags.holds(r.tag, r.body, s.hdr.index, &d.num) {
+			ci.why[k], found = Forged, true
+			if len(ci.read) == len(ci.why) {
+				ci.read[k] = Forged
+			}
+		}
+	}
+	if found {
+		for k, why := range ci.why {
+			if why == Inconsistent {
+				ci.why[k] = 0
+			}
+		}
+	}
+	return found
+}
+
+// decodeChunk is open without the tags.
+func (d *decoder) decodeChunk(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
+	d.blamed, ci.sets = false, nil
 	d.variants(ci)
 	d.found = nil
 	for _, l := range d.recordLengths() {
@@ -328,7 +406,7 @@ func (d *decoder) several(ci *chunkIn) [][]int {
 func (d *decoder) blame(ci *chunkIn) {
 	for k, v := range d.of {
 		if v >= 0 && !d.vars[v].agree {
-			ci.why[k] = Inconsistent
+			ci.why[k], d.blamed = Inconsistent, true
 		}
 	}
 }

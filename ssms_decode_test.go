@@ -52,17 +52,10 @@ func forgeAt(s []byte, k int, f byte) bool {
 	return forgeBytes(s, []int{k}, f)
 }
 
-// forgeBytes is forgeAt for several bytes.
+// forgeBytes is forgeAt for several bytes. The record tags are left as
+// they are: only holders of the key can compute them.
 func forgeBytes(s []byte, ks []int, f byte) bool {
-	h, _ := parseHeader(s)
-	type span struct{ from, crc int }
-	var recs []span
-	for off, count := hl(s), uint64(0); off < len(s); count++ {
-		n, _, _ := recordLength(h, count, s[off:])
-		fs := fragSize(n, h.threshold, h.overhead)
-		recs = append(recs, span{off, off + 4 + fs})
-		off += recordOverhead + fs
-	}
+	recs := recordSpans(s)
 	for _, k := range ks {
 		if k >= crcOff(s) && k < hl(s) {
 			return false
@@ -85,6 +78,29 @@ func forgeBytes(s []byte, ks []int, f byte) bool {
 		binary.BigEndian.PutUint32(s[r.crc:], recordCRC(recordSeed(s), &num, s[r.from:r.crc]))
 	}
 	return true
+}
+
+// A recordSpan is where a record of a share is: from its start, its tag
+// from tag, its CRC from crc.
+type recordSpan struct{ from, tag, crc int }
+
+// recordSpans returns the records of the share s, as its header and
+// length words lay them out.
+func recordSpans(s []byte) []recordSpan {
+	h, _ := parseHeader(s)
+	var recs []recordSpan
+	for off, count := hl(s), uint64(0); off < len(s); count++ {
+		n, _, _ := recordLength(h, count, s[off:])
+		fs := fragSize(n, h.threshold, h.overhead)
+		recs = append(recs, recordSpan{off, off + 4 + fs, off + 4 + fs + tagSize})
+		off += recordOverhead + fs
+	}
+	return recs
+}
+
+// inTag reports whether byte k of the share s is in a record's tag.
+func inTag(s []byte, k int) bool {
+	return slices.ContainsFunc(recordSpans(s), func(r recordSpan) bool { return k >= r.tag && k < r.crc })
 }
 
 // TestSSMSEveryByteForged changes every byte of every share of small share
@@ -112,7 +128,11 @@ func TestSSMSEveryByteForged(t *testing.T) {
 					where := fmt.Sprintf("(%d,%d) share %d byte %d ^ %#x", parts, th, i, k, f)
 					// The batch, the signature and the path: the
 					// genuine fields are left.
-					inSig := k == hdrBatchFirst || k == hdrBatchSize || k >= hdrSignature && k < keyShareOff(shares[i])
+					// A record's tag alone: its record agrees with the
+					// others, and the tag is checked only where records
+					// disagree.
+					inSig := k == hdrBatchFirst || k == hdrBatchSize || k >= hdrSignature && k < keyShareOff(shares[i]) ||
+						inTag(shares[i], k)
 					for name, combine := range map[string]func([][]byte) ([]byte, []BadShare, error){
 						"CombineSSMS": CombineSSMS,
 						"reader":      combineStream,

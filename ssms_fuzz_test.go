@@ -217,7 +217,7 @@ func fixCRCs(s, orig []byte) {
 	var num chunkNum
 	for off, count := h.length, uint64(0); off < len(orig); count++ {
 		n, _, _ := recordLength(h, count, orig[off:])
-		end := off + 4 + fragSize(n, h.threshold, h.overhead)
+		end := off + 4 + fragSize(n, h.threshold, h.overhead) + tagSize // the tag is left as it is
 		num.set(count, false)
 		binary.BigEndian.PutUint32(s[end:], recordCRC(recordSeed(s), &num, s[off:end]))
 		off = end + 4

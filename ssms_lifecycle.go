@@ -290,19 +290,21 @@ type rowWriter struct {
 	idx     []int
 	headers [][]byte
 	seeds   []uint32 // where the new shares' record CRCs start
+	tags    *tagger  // the records' tags, under the split's record key
 	t       int
 	slot    []int    // for each new share, its place in frags, or −1 for a data row
 	chk     *matrix  // computes the parity rows' fragments from the data fragments
 	frags   [][]byte // the parity rows' fragments, for one chunk
 	fbuf    []byte   // holds frags
 	rec     []byte   // one record
+	num     chunkNum // the chunk's, here so that the tags' AEAD does not make it escape
 }
 
 // newRowWriter returns the writer of c's split's shares at idx, with their
 // headers (combiner.newHeaders).
 func newRowWriter(c *combiner, idx []int) *rowWriter {
 	t := c.threshold()
-	w := &rowWriter{idx: idx, headers: c.newHeaders(idx), t: t, slot: make([]int, len(idx))}
+	w := &rowWriter{idx: idx, headers: c.newHeaders(idx), tags: c.recordTags(), t: t, slot: make([]int, len(idx))}
 	var rows []int
 	for k, i := range idx {
 		w.seeds = append(w.seeds, recordSeed(w.headers[k]))
@@ -333,9 +335,9 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 		}
 		w.chk.apply(data, w.frags, 0, f, false)
 	}
-	var num chunkNum
-	num.set(count, false)
-	w.rec = slices.Grow(w.rec[:0], recordOverhead+f)[:recordOverhead+f]
+	w.num.set(count, last) // the last flag is in the tags' nonce
+	rl := recordOverhead + f
+	w.rec = slices.Grow(w.rec[:0], rl)[:rl]
 	for k, i := range w.idx {
 		var frag []byte
 		if w.slot[k] >= 0 {
@@ -343,7 +345,10 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 		} else {
 			frag = data[i]
 		}
-		putRecord(w.rec, n, last, frag, w.seeds[k], &num)
+		// Every record written is computed here, its tag with it: none
+		// is copied from a share given, whose tag may not have been
+		// checked.
+		putRecord(w.rec, n, last, frag, w.seeds[k], &w.num, w.tags, i)
 		if err := write(k, w.rec); err != nil {
 			return err
 		}
@@ -419,6 +424,7 @@ func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
 		return nil, err
 	}
 	defer c.release()
+	c.checkEveryTag()
 	var plain []byte
 	defer func() { clear(plain[:cap(plain)]) }()
 	for !c.finished() {

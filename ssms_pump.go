@@ -98,6 +98,15 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 // call of chunk. The lifecycle functions disperse it to new rows.
 func (c *combiner) sealedData(n int) [][]byte { return c.dec.dataFragments(n) }
 
+// recordTags returns the tagger of the split's records, for the lifecycle
+// functions that write new records.
+func (c *combiner) recordTags() *tagger { return c.dec.recordTags() }
+
+// checkEveryTag makes every chunk check the tag of every record, whether
+// or not the records agree: for RefreshSSMS, which keeps the records it
+// is given in the refreshed shares, so must not keep one that was altered.
+func (c *combiner) checkEveryTag() { c.dec.allTags = true }
+
 // ambiguous returns the error for a chunk whose shares form two consistent
 // sets: nothing is blamed but what reading found.
 func (c *combiner) ambiguous(ci *chunkIn) error {

@@ -370,7 +370,8 @@ func forge(s []byte, k int, f byte) {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold, h.overhead)
 		num.set(count, false)
-		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(recordSeed(s), &num, s[off:off+4+f]))
+		end := off + 4 + f + tagSize // the tag is left as it is
+		binary.BigEndian.PutUint32(s[end:], recordCRC(recordSeed(s), &num, s[off:end]))
 		off += recordOverhead + f
 	}
 }

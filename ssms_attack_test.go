@@ -1032,38 +1032,157 @@ func TestSSMSBatchForged(t *testing.T) {
 	}
 }
 
-// TestSSMSRecordAlteredInPlace pins a known limit (docs/FORMAT.md,
-// docs/SECURITY.md): an outsider who can write a genuine share's file can
-// alter its records in place, their CRCs recomputed (a record's CRC covers
-// header bytes 0…29, the chunk number and the record, none of it secret),
-// and that share keeps its genuine header and signature: it counts in the
-// chunks' bound. Given exactly threshold+1 shares, one altered in place,
-// the chunk's two candidate codewords cannot be told apart: a refusal that
-// names both sets, never a wrong secret. With one more genuine share the
-// altered one is outvoted and named.
+// TestSSMSRecordAlteredInPlace: an outsider who can write a genuine
+// share's file alters its records in place, their CRCs recomputed (a
+// record's CRC covers header bytes 0…29, the chunk number and the record,
+// none of it secret), and the share keeps its genuine header and
+// signature. The record's tag, under a key derived from the split's key,
+// fails: given exactly threshold+1 shares, one altered in place, the
+// secret is recovered from the t genuine ones and the altered share named
+// Forged (format 4 before record tags refused them, both sets named).
+// Holders of the key, who can compute the tag, are held to the bound as
+// before: the same alteration with its tag recomputed is refused, both
+// sets named, and outvoted with one more genuine share.
 func TestSSMSRecordAlteredInPlace(t *testing.T) {
 	secret := testSecret(300, 83)
-	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 83)
-	altered := slices.Clone(s[2])
-	altered[fmtHeaderLen(altered)+4+3] ^= 0x5a // a fragment byte of the first record
-	fixCRCsFromFormat(altered)
-	if !bytes.Equal(altered[:fmtHeaderLen(altered)], s[2][:fmtHeaderLen(s[2])]) {
-		t.Fatal("the header changed")
-	}
-	given := [][]byte{s[0], s[1], altered, s[3]}
-	for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
-		got, bad, err := combine(given)
-		var ce *CombineError
-		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) < 2 {
-			t.Fatalf("t+1 shares, one altered in place: %d bytes, %v, %v; want a refusal naming the sets", len(got), bad, err)
+	for _, aead := range testAEADs() {
+		s := mustSplitSSMS(t, secret, 5, 3, 64, aead, 83)
+		altered := slices.Clone(s[2])
+		altered[fmtHeaderLen(altered)+4+3] ^= 0x5a // a fragment byte of the first record
+		fixCRCsFromFormat(altered)
+		if !bytes.Equal(altered[:fmtHeaderLen(altered)], s[2][:fmtHeaderLen(s[2])]) {
+			t.Fatal("the header changed")
 		}
-		if slices.ContainsFunc(ce.Bad, func(b BadShare) bool { return b.Reason == Forged }) {
-			t.Fatalf("a share named Forged: %v", ce.Bad)
+		given := [][]byte{s[0], s[1], altered, s[3]}
+		attackCase(t, fmt.Sprintf("AEAD %d, t+1 shares, one altered in place", aead), given, secret, nil, true, []int{2}, Forged)
+		attackCase(t, fmt.Sprintf("AEAD %d, t+2 shares, one altered in place", aead), append(slices.Clone(given), s[4]), secret, nil, true, []int{2}, Forged)
+
+		holders := slices.Clone(altered)
+		fmtRetag(holders, keyOfShares(t, s[:3]))
+		fixCRCsFromFormat(holders)
+		given = [][]byte{s[0], s[1], holders, s[3]}
+		for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+			got, bad, err := combine(given)
+			var ce *CombineError
+			if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) < 2 {
+				t.Fatalf("AEAD %d: t+1 shares, one altered by holders: %d bytes, %v, %v; want a refusal naming the sets", aead, len(got), bad, err)
+			}
+			if slices.ContainsFunc(ce.Bad, func(b BadShare) bool { return b.Reason == Forged }) {
+				t.Fatalf("AEAD %d: a share named Forged: %v", aead, ce.Bad)
+			}
 		}
-		t.Logf("refused: %v, sets %v", err, ce.Sets)
+		attackCase(t, fmt.Sprintf("AEAD %d, t+2 shares, one altered by holders", aead), append(slices.Clone(given), s[4]), secret, nil, true, []int{2}, Inconsistent)
 	}
-	got, bad, err := CombineSSMS(append(slices.Clone(given), s[4]))
-	if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: 2, Reason: Inconsistent}}) {
-		t.Fatalf("t+2 shares, one altered in place: %v, %v", bad, err)
+}
+
+// alterRecords alters, as an outsider would from docs/FORMAT.md, the
+// records of the share s in place: a byte of the fragment of every record
+// (all of them, or the first only), every CRC recomputed, the header and
+// the tags left as they are.
+func alterRecords(s []byte, all bool, rng *mrand.Rand) []byte {
+	s = slices.Clone(s)
+	recs, _ := fmtRecords(s)
+	for k, r := range recs {
+		if k > 0 && !all {
+			break
+		}
+		s[r[0]+4+rng.IntN(r[1]-r[0]-4)] ^= byte(1 + rng.IntN(255))
+	}
+	fixCRCsFromFormat(s)
+	return s
+}
+
+// TestSSMSOutsiderAltersInPlace is the guarantee against an outsider who
+// writes the genuine files: t genuine shares, and any number of other
+// genuine files whose records were altered in place (every record or the
+// first only, in files of indexes below and above the genuine ones),
+// with copies of genuine files among them, in any order, at (n, t) from
+// (3, 2) to (255, 254): the genuine secret, every altered share named
+// Forged, no genuine share named.
+func TestSSMSOutsiderAltersInPlace(t *testing.T) {
+	schemes := [][2]int{{3, 2}, {4, 2}, {5, 3}, {7, 4}, {10, 3}, {12, 10}, {17, 16}, {30, 8}, {64, 60}, {255, 60}, {255, 128}, {255, 254}}
+	if testing.Short() {
+		schemes = [][2]int{{3, 2}, {5, 3}, {12, 10}, {30, 8}, {255, 254}}
+	}
+	rng := mrand.New(mrand.NewPCG(24, 1))
+	for _, sc := range schemes {
+		n, th := sc[0], sc[1]
+		secret := testSecret(2*defaultChunkSize/3+rng.IntN(defaultChunkSize), uint64(n*th))
+		shares := mustSplitSSMS(t, secret, n, th, defaultChunkSize/4, defaultAEAD(), uint64(n+th))
+		for trial := range 3 {
+			perm := rng.Perm(n)
+			genuine := perm[:th]
+			altered := perm[th:]
+			if len(altered) > 40 {
+				altered = altered[:40]
+			}
+			var set [][]byte
+			var isAltered []bool
+			for _, i := range genuine {
+				set, isAltered = append(set, shares[i]), append(isAltered, false)
+			}
+			for k, i := range altered {
+				set, isAltered = append(set, alterRecords(shares[i], k%2 == 0, rng)), append(isAltered, true)
+			}
+			// Genuine files of a genuine share's index, altered too.
+			for range 1 + rng.IntN(3) {
+				i := genuine[rng.IntN(th)]
+				set, isAltered = append(set, alterRecords(shares[i], rng.IntN(2) == 0, rng)), append(isAltered, true)
+			}
+			order := rng.Perm(len(set))
+			given := make([][]byte, len(set))
+			var forged []int
+			for p, j := range order {
+				given[p] = set[j]
+				if isAltered[j] {
+					forged = append(forged, p)
+				}
+			}
+			attackCase(t, fmt.Sprintf("(%d,%d) trial %d: %d altered", n, th, trial, len(forged)), given, secret, nil, true, forged, Forged)
+		}
+	}
+}
+
+// TestSSMSHoldersAlterInPlace: holders who know the key alter records of
+// genuine files in place and compute their tags (docs/FORMAT.md): they
+// are held to the bound. With m shares, e altered so, the secret is
+// recovered and they are named Inconsistent while 2e ≤ m − t; beyond it,
+// never a wrong secret: a refusal that names the sets, or the secret.
+func TestSSMSHoldersAlterInPlace(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(24, 2))
+	for _, sc := range [][2]int{{3, 2}, {7, 3}, {12, 5}} {
+		n, th := sc[0], sc[1]
+		secret := testSecret(300, uint64(n))
+		shares := mustSplitSSMS(t, secret, n, th, 64, defaultAEAD(), uint64(n*th))
+		key := keyOfShares(t, shares[:th])
+		for e := 1; 2*e <= n-th+2; e++ {
+			given := slices.Clone(shares)
+			var want []int
+			for _, i := range rng.Perm(n)[:e] {
+				a := alterRecords(shares[i], true, rng)
+				fmtRetag(a, key)
+				fixCRCsFromFormat(a)
+				given[i] = a
+				want = append(want, i)
+			}
+			slices.Sort(want)
+			where := fmt.Sprintf("(%d,%d), %d altered by holders", n, th, e)
+			if 2*e <= n-th {
+				attackCase(t, where, given, secret, nil, true, want, Inconsistent)
+				continue
+			}
+			// Beyond the bound: refused. When t genuine shares are left,
+			// their codeword opens, and the refusal names the two sets.
+			for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+				got, _, err := combine(given)
+				var ce *CombineError
+				if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) {
+					t.Fatalf("%s: %d bytes, %v; want a refusal", where, len(got), err)
+				}
+				if n-e >= th && (len(ce.Sets) != 2 || !slices.Equal(ce.Sets[1], want)) {
+					t.Fatalf("%s: sets %v, want the altered %v apart", where, ce.Sets, want)
+				}
+			}
+		}
 	}
 }

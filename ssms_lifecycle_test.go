@@ -140,7 +140,8 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 	if err != nil {
 		t.Fatalf("recreate with a forged and a damaged share: %v", err)
 	}
-	if want := []BadShare{{Position: 2, Reason: Inconsistent}, {Position: 3, Reason: Damaged}}; !slices.Equal(bad, want) {
+	// The forged record's tag fails: Forged.
+	if want := []BadShare{{Position: 2, Reason: Forged}, {Position: 3, Reason: Damaged}}; !slices.Equal(bad, want) {
 		t.Fatalf("bad = %v, want %v", bad, want)
 	}
 	if !bytes.Equal(got[0], shares[7]) || !bytes.Equal(got[1], shares[4]) {
@@ -424,8 +425,8 @@ func TestReshareSSMS(t *testing.T) {
 	// A chunk that fails midway: nothing whole is written. The last
 	// chunk of two shares of three forged beyond correction.
 	bad1, bad2 := slices.Clone(shares[0]), slices.Clone(shares[1])
-	forge(bad1, len(bad1)-10, 1)
-	forge(bad2, len(bad2)-10, 1)
+	forge(bad1, len(bad1)-4-tagSize-6, 1) // a fragment byte: the tag and the CRC end the record
+	forge(bad2, len(bad2)-4-tagSize-6, 1)
 	var w [3]bytes.Buffer
 	if _, err := ReshareSSMSTo([]io.Writer{&w[0], &w[1], &w[2]}, []io.Reader{bytes.NewReader(bad1), bytes.NewReader(bad2), bytes.NewReader(shares[2])}, 2); err == nil {
 		t.Fatal("ReshareSSMSTo of shares whose last chunk does not open succeeded")

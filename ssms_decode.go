@@ -169,10 +169,16 @@ type decoder struct {
 	aead cipher.AEAD
 	tags *tagger // the records' tags, derived from key when first needed
 
+	// rkey is the record key, once hasRKey: derived once per combine,
+	// and given to the decoders of the parallel pass (withKey).
+	rkey    [keySize]byte
+	hasRKey bool
+
 	// allTags makes open check the tag of every record, not only where
 	// the records disagree: for RefreshSSMS, which keeps the records.
 	allTags bool
 	blamed  bool // the last decode named a record Inconsistent
+	quick   bool // decodeChunk tries the first threshold indexes only
 
 	// Scratch, reused from chunk to chunk.
 	num      chunkNum
@@ -218,12 +224,14 @@ func newDecoder(h *header, key *[keySize]byte) *decoder {
 func (d *decoder) withKey() *decoder {
 	e := newDecoder(d.h, &d.key)
 	e.code, e.allTags = d.code, d.allTags
+	e.rkey, e.hasRKey = d.rkey, d.hasRKey
 	return e
 }
 
 // release clears the key and gives back the buffers.
 func (d *decoder) release() {
 	clear(d.key[:])
+	clear(d.rkey[:])
 	if d.keys != nil {
 		d.keys.release()
 	}
@@ -252,7 +260,10 @@ func (d *decoder) signer() *splitKeys {
 // functions that write records.
 func (d *decoder) recordTags() *tagger {
 	if d.tags == nil {
-		d.tags = newTagger(d.h.aead, &d.key)
+		if !d.hasRKey {
+			d.rkey, d.hasRKey = recordKey(&d.key), true
+		}
+		d.tags = taggerOf(d.h.aead, &d.rkey)
 	}
 	return d.tags
 }
@@ -290,60 +301,54 @@ type recordLen struct {
 // is the last when it found the unique codeword (see the top of the file);
 // otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
 //
-// Tags are checked where they decide something: when the records do not
-// all agree with the chunk that opened, or none opened uniquely. Then
-// every record's tag is checked, those that fail are named Forged
-// (altered by someone who does not know the key), and the chunk is decoded
-// again without them: the bound then counts only records whose tags hold,
-// made by holders of the key. Records that all agree are not checked: a
-// record whose tag alone was changed decides nothing there.
+// Tags are checked where they decide something. The records of the first
+// threshold indexes are decoded and opened first (the usual case): if the
+// chunk opens and every record agrees with it, that is the answer, and no
+// tag is checked (a record whose tag alone was changed decides nothing
+// there). Otherwise every record's tag is checked, those that fail are
+// named Forged (altered by someone who does not know the key), and the
+// chunk is searched for among the others: the bound then counts only
+// records whose tags hold, made by holders of the key, and the search
+// never spends its tries on an outsider's records.
 func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
-	if d.allTags {
-		d.checkTags(ci)
-		return d.decodeChunk(ci, dst)
-	}
-	out, last, res = d.decodeChunk(ci, dst)
-	if res == opened && !d.blamed {
-		return out, last, res
-	}
-	if d.checkTags(ci) {
-		clear(out[len(dst):])
+	if !d.allTags {
+		d.quick = true
 		out, last, res = d.decodeChunk(ci, dst)
+		d.quick = false
+		if res == opened && !d.blamed {
+			return out, last, res
+		}
+		clear(out[len(dst):])
+		for k, why := range ci.why {
+			if why == Inconsistent { // blamed by the quick decode: judged again
+				ci.why[k] = 0
+			}
+		}
 	}
-	return out, last, res
+	d.checkTags(ci)
+	return d.decodeChunk(ci, dst)
 }
 
-// checkTags checks the tag of every record of ci that passed its CRC (or
-// that the last decode named Inconsistent), and names Forged those that
-// fail; it reports whether any did, and then forgets what the decode
-// found, for open to decode again. What it names is a record's own fault,
+// checkTags checks the tag of every record of ci that passed its CRC, and
+// names Forged those that fail. What it names is a record's own fault,
 // found from that record and the key alone, like a CRC that fails: it is
 // kept in ci.read too (when the combiner keeps it), so that it does not
 // count as a disagreement still to be explained.
-func (d *decoder) checkTags(ci *chunkIn) bool {
+func (d *decoder) checkTags(ci *chunkIn) {
 	tags := d.recordTags()
-	found := false
 	for k, s := range ci.shares {
-		if ci.why[k] != 0 && ci.why[k] != Inconsistent {
+		if ci.why[k] != 0 {
 			continue
 		}
 		r := &ci.recs[k]
 		d.num.set(ci.num, r.last)
 		if !tags.holds(r.tag, r.body, s.hdr.index, &d.num) {
-			ci.why[k], found = Forged, true
+			ci.why[k] = Forged
 			if len(ci.read) == len(ci.why) {
 				ci.read[k] = Forged
 			}
 		}
 	}
-	if found {
-		for k, why := range ci.why {
-			if why == Inconsistent {
-				ci.why[k] = 0
-			}
-		}
-	}
-	return found
 }
 
 // decodeChunk is open without the tags.
@@ -515,7 +520,12 @@ func (d *decoder) hasLength(i, index int, rec record) bool {
 // opens but is beyond the bound is added to found, for open to settle.
 func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte) ([]byte, bool) {
 	d.cur = chunkKind{d: d, ci: ci, l: l, dst: dst, out: dst}
-	ok := d.walk.search(&d.cur, d.t, 16*maxTries(d.t))
+	var ok bool
+	if d.quick {
+		ok = d.walk.tryFirst(&d.cur, d.t)
+	} else {
+		ok = d.walk.search(&d.cur, d.t, 16*maxTries(d.t))
+	}
 	out := d.cur.out
 	d.cur = chunkKind{}
 	return out, ok

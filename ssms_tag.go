@@ -58,6 +58,13 @@ type tagger struct {
 // newTagger returns the tagger of the records of a split sealed with the
 // AEAD id under key.
 func newTagger(id byte, key *[keySize]byte) *tagger {
+	rk := recordKey(key)
+	defer clear(rk[:])
+	return taggerOf(id, &rk)
+}
+
+// recordKey returns the record key of the split key key.
+func recordKey(key *[keySize]byte) [keySize]byte {
 	rk, err := hkdf.Key(sha256.New, key[:], nil, labelRecordKey, keySize)
 	if err != nil {
 		// Unreachable: HKDF refuses only outputs too long, or in FIPS
@@ -65,10 +72,16 @@ func newTagger(id byte, key *[keySize]byte) *tagger {
 		panic("shamir: deriving the record key: " + err.Error())
 	}
 	defer clear(rk)
+	return [keySize]byte(rk)
+}
+
+// taggerOf returns the tagger of the records of a split sealed with the
+// AEAD id, under its record key rk.
+func taggerOf(id byte, rk *[keySize]byte) *tagger {
 	if id == aesGCMRandom {
-		return &tagger{mac: hmac.New(sha256.New, rk)}
+		return &tagger{mac: hmac.New(sha256.New, rk[:])}
 	}
-	return &tagger{aead: mustAEAD(id, rk)}
+	return &tagger{aead: mustAEAD(id, rk[:])}
 }
 
 // release erases the AEAD's expanded key where the package owns it (not

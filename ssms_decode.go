@@ -15,7 +15,12 @@ import (
 // holder of the key. The records of a chunk that pass their checksums are
 // a Reed–Solomon codeword in which some symbols may be wrong (a share
 // altered, its checksums recomputed) and some missing (shares not given,
-// damaged or truncated: erasures). Copies of one share whose records are
+// damaged or truncated: erasures). Each record carries a tag under a key
+// derived from the split's key (ssms_tag.go): where the records disagree,
+// every tag is checked first, and the records whose tags fail, altered by
+// someone who does not know the key (an outsider, or fewer than threshold
+// holders), are named Forged and set aside like damaged ones, so that the
+// wrong symbols left are holders' of the key. Copies of one share whose records are
 // equal are one value (a variant); copies that differ are two values at one
 // index, both candidates.
 //
@@ -29,7 +34,9 @@ import (
 // a >= t + e (with one value per index, m of them, d damaged: 2e+d <= m−t).
 // The decoder looks for such a C in three steps, from cheap to costly:
 //
-//  1. Decode from the first threshold indexes and open.
+//  1. Decode from the first threshold indexes and open. If every record
+//     agrees, done; otherwise check every record's tag, set aside those
+//     that fail, and go on with the others, from step 1 again.
 //  2. Locate the wrong values with the error-correcting decoder that Verify
 //     uses (findBadScaled: syndromes, Berlekamp–Massey) among the values
 //     alone at their index, the indexes with several values erased,
@@ -44,10 +51,11 @@ import (
 // Beyond the bound, a codeword that opens is never accepted: the shares
 // that disagree with it were made, as far as anything can tell, by holders
 // of the key as much as those that agree (their headers authenticate), so
-// the decoder refuses rather than choose, naming the two sets. An altered
-// record is refused so too, even when an outsider altered it: the format
-// cannot tell that from a holder's other plaintext. What is accepted is
-// unique, so the result never depends on the order of the shares.
+// the decoder refuses rather than choose, naming the two sets. Only
+// records whose tags hold count there: an outsider's alterations never
+// bring a refusal. What is accepted is unique, and the tags are judged
+// record by record, so the result never depends on the order of the
+// shares.
 //
 // The fragments and key shares meet the error-correcting decoder as a
 // generalized Reed–Solomon code. The dispersal's generator has the identity

@@ -1143,6 +1143,43 @@ func TestSSMSOutsiderAltersInPlace(t *testing.T) {
 	}
 }
 
+// TestSSMSRecordMoved: genuine records, tags and all, moved by an
+// outsider to where they do not belong, CRCs recomputed: a record of
+// another share at the same chunk, a record of another chunk of the same
+// share, a record of another split's share at the same index (the
+// same length). Each tag is bound to its index, chunk number and last
+// flag, and to the split's key: the share is named Forged, and the others
+// recover the secret.
+func TestSSMSRecordMoved(t *testing.T) {
+	for _, aead := range testAEADs() {
+		secret := testSecret(4*64, 84) // four full chunks of 64 bytes
+		s := mustSplitSSMS(t, secret, 5, 3, 64, aead, 84)
+		other := mustSplitSSMS(t, testSecret(4*64, 85), 5, 3, 64, aead, 85)
+		recs, _ := fmtRecords(s[2])
+		body := func(sh []byte, k int) []byte {
+			r, _ := fmtRecords(sh)
+			return sh[r[k][0]:r[k][2]] // the length word, the fragment, the tag
+		}
+		for name, from := range map[string][]byte{
+			"another index": body(s[3], 1),
+			"another chunk": body(s[2], 2),
+			"another split": body(other[2], 1),
+			"the last flag": nil,
+		} {
+			moved := slices.Clone(s[2])
+			r := recs[1]
+			if from == nil {
+				moved[r[0]] ^= 0x80 // the last flag on chunk 1's record, its tag kept
+			} else {
+				copy(moved[r[0]:r[2]], from)
+			}
+			fixCRCsFromFormat(moved)
+			given := [][]byte{s[0], moved, s[1], s[4]}
+			attackCase(t, fmt.Sprintf("AEAD %d, a record from %s", aead, name), given, secret, nil, true, []int{1}, Forged)
+		}
+	}
+}
+
 // TestSSMSHoldersAlterInPlace: holders who know the key alter records of
 // genuine files in place and compute their tags (docs/FORMAT.md): they
 // are held to the bound. With m shares, e altered so, the secret is

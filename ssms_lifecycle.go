@@ -22,13 +22,18 @@ import (
 //     polynomial with constant term 0 (refresh, the plain form's product),
 //     and rewrites the headers only (each batch signed once, its range and
 //     so each header's length kept): the record checksums start from
-//     the header without its key share (recordSeed);
+//     the header without its key share (recordSeed), and the record tags'
+//     key derives from the key alone, not the generation;
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
 // Recreating authenticates what it derives from: every chunk is opened with
 // the AEAD, as CombineSSMS opens it, so the key is computed, and each chunk's
 // plaintext passes through scratch memory that is cleared once the chunk is
-// dispersed. Nothing derived from a chunk that did not open is written.
+// dispersed. Nothing derived from a chunk that did not open is written, and
+// no record given is copied: every record written is computed from the
+// authenticated chunk, its tag with it (rowWriter), so a record whose tag
+// was never checked never reaches a new share. RefreshSSMS, which keeps the
+// records given, checks every one's tag (combiner.checkEveryTag).
 
 // The errors of the indexes asked for. Like those of the plain forms, none
 // is exported: each means that the arguments are unusable, and says how.
@@ -395,7 +400,7 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 // the threshold ([ErrNotEnoughShares]). The new headers are of the next
 // generation: old and new shares are grouped apart and never combine.
 // What it cannot check: the records, which are not read; [RefreshSSMS]
-// reads them all.
+// reads them all and checks their tags.
 func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 	ins := make([]*shareIn, len(headers))
 	for i, s := range headers {
@@ -413,9 +418,11 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 }
 
 // RefreshSSMS is [RefreshSSMSHeaders] for whole shares, read from shares,
-// that checks every share whole first: it reads each share's every record
-// and opens every chunk, as [CombineSSMS] does, and refuses the refresh if
-// any share is found bad. It returns the new headers, in the order of
+// that checks every share whole first: it reads each share's every record,
+// checks every record's tag (the refreshed shares keep the records, so a
+// record altered by someone without the key, even one whose fragment agrees
+// with the others, must not be kept) and opens every chunk, as
+// [CombineSSMS] does, and refuses the refresh if any share is found bad. It returns the new headers, in the order of
 // shares; the rest of each share is unchanged. Each chunk's plaintext is
 // computed in scratch memory and cleared.
 func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {

@@ -385,6 +385,28 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 	if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Errorf("RefreshSSMS with a forged key share and a spare: %v", err)
 	}
+	// A record whose tag alone an outsider changed (its fragment intact,
+	// its CRC recomputed): CombineSSMS needs no tag and recovers the
+	// secret without naming it; RefreshSSMS, which would keep that record
+	// in the refreshed share, checks every tag and refuses it, named.
+	for _, aead := range []byte{aesGCM, chaCha20Poly1305, aesGCMRandom} {
+		shares := mustSplitSSMS(t, testSecret(3*1024+5, 12), 4, 2, 1024, lcAEAD(aead), 13)
+		tagged := slices.Clone(shares[1])
+		spans := recordSpans(tagged)
+		forgeAt(tagged, spans[len(spans)-1].tag+3, 0x08) // the last record's tag
+		given := [][]byte{shares[0], tagged, shares[2], shares[3]}
+		if got, bad, err := CombineSSMS(given); err != nil || bad != nil || !bytes.Equal(got, testSecret(3*1024+5, 12)) {
+			t.Errorf("AEAD %d: CombineSSMS with a tag changed alone: %v, %v", aead, bad, err)
+		}
+		var rs []io.Reader
+		for _, s := range given {
+			rs = append(rs, bytes.NewReader(s))
+		}
+		var ce *CombineError
+		if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
+			t.Errorf("AEAD %d: RefreshSSMS with a record's tag changed: %v", aead, err)
+		}
+	}
 }
 
 // TestReshareSSMS reshares to other schemes, in memory and streaming.

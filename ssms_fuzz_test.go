@@ -200,8 +200,10 @@ func FuzzCombineSSMSForged(f *testing.F) {
 				nChanged++
 			}
 		}
-		// Every altered share counts as forged: 2e <= n − t.
-		if 2*nChanged <= parts-threshold && err != nil {
+		// Every share was altered without the key (its header's
+		// signature or a record's tag fails) or cut: none counts, and
+		// any threshold untouched shares recover the secret.
+		if nChanged <= parts-threshold && err != nil {
 			t.Fatalf("%d shares altered of %d, threshold %d: %v", nChanged, parts, threshold, err)
 		}
 	})

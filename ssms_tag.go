@@ -52,7 +52,6 @@ type tagger struct {
 	mac   hash.Hash   // AEAD 3: HMAC-SHA256 under the record key
 	nonce [12]byte    // N_r
 	sum   [sha256.Size]byte
-	want  [tagSize]byte
 }
 
 // newTagger returns the tagger of the records of a split sealed with the

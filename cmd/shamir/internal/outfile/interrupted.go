@@ -31,7 +31,7 @@ func Interrupted(dir string) error {
 		}
 		if !seen[p.id] {
 			seen[p.id] = true
-			errs = append(errs, describePlan(dir, p))
+			errs = append(errs, describePlan(dir, j, p))
 		}
 	}
 	for _, e := range ents {
@@ -103,9 +103,9 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-// describePlan tells what the plan p, found in the folder dir, left done
-// and undone, and the one way on.
-func describePlan(dir string, p *plan) error {
+// describePlan tells what the plan p, found in the folder dir in the
+// journal j, left done and undone, and the one way on.
+func describePlan(dir, j string, p *plan) error {
 	for _, f := range p.folders {
 		if who, ok := LockedBy(f); ok {
 			if !strings.HasPrefix(who, "process ") {
@@ -116,9 +116,14 @@ func describePlan(dir string, p *plan) error {
 		}
 	}
 	// The primary's journal is the plan's reference.
-	committed := p.committed()
-	if pp, err := readPlan(journalName(p.folders[0], p.id, committed)); err == nil {
-		p = pp
+	p = p.reference(j)
+	committed := p.commit
+	resume := "shamir resume " + quote(display(p.folders[0]))
+	if p.torn {
+		return withHints(fmt.Errorf("%s: shamir was stopped while it wrote %s, the journal of a change, before its commit point: every old file is untouched",
+			quote(dir), quote(display(j))),
+			"undo it: "+resume,
+			"or by hand: remove "+quote(display(j)))
 	}
 	var folders, lines, renames, removals []string
 	done, total := 0, 0
@@ -145,13 +150,11 @@ func describePlan(dir string, p *plan) error {
 		}
 	}
 	for i := len(p.folders) - 1; i >= 0; i-- {
-		j := journalName(p.folders[i], p.id, committed && i == 0)
-		if _, err := os.Lstat(j); err == nil {
+		if j := journalName(p.folders[i], p.id); p.hasJournal(i) {
 			removals = append(removals, quote(display(j)))
 		}
 	}
 	where := "in " + strings.Join(folders, " and ")
-	resume := "shamir resume " + quote(display(p.folders[0]))
 	if committed {
 		err := fmt.Errorf("%s: shamir %s was stopped after the commit point of its change %s, %d of %d files in place; new and old files do not go together:\n%s",
 			quote(dir), p.command, where, done, total, strings.Join(lines, "\n"))

@@ -62,19 +62,36 @@ var locks struct {
 	command string              // the command that holds them, for lockInfo
 	held    map[string]*os.File // by the folder's resolved path
 	info    map[string]string   // the lockInfo files written
+	keys    map[string]string   // lockKey of the folders held, by the names given
 }
 
 // lockKey is the name a folder's lock is kept under: its path with every
 // symbolic link resolved, so that one folder reached two ways is locked
 // once.
 func lockKey(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = r
+	locks.Lock()
+	key, ok := locks.keys[dir]
+	locks.Unlock()
+	if ok {
+		return key
 	}
-	if a, err := filepath.Abs(dir); err == nil {
-		dir = a
+	key = dir
+	if r, err := filepath.EvalSymlinks(key); err == nil {
+		key = r
 	}
-	return dir
+	if a, err := filepath.Abs(key); err == nil {
+		key = a
+	}
+	return key
+}
+
+// heldDir returns the open folder dir if the run holds its lock, else nil:
+// what syncDir syncs, rather than open it again.
+func heldDir(dir string) *os.File {
+	key := lockKey(dir)
+	locks.Lock()
+	defer locks.Unlock()
+	return locks.held[key]
 }
 
 // Lock takes, for the rest of the run, the exclusive lock of the folder
@@ -86,11 +103,13 @@ func Lock(dir, command string) error {
 	locks.Lock()
 	defer locks.Unlock()
 	if locks.held[key] != nil {
+		locks.keys[dir] = key
 		return nil
 	}
 	if locks.held == nil {
 		locks.held = map[string]*os.File{}
 		locks.info = map[string]string{}
+		locks.keys = map[string]string{}
 	}
 	f, err := os.Open(key)
 	if err != nil {
@@ -107,6 +126,7 @@ func Lock(dir, command string) error {
 			"wait until it ends, then run this again: its change would otherwise be mixed with this one")
 	}
 	locks.held[key] = f
+	locks.keys[dir] = key
 	info := filepath.Join(key, lockInfo)
 	who := fmt.Sprintf("process %d (shamir %s)\n", os.Getpid(), command)
 	if os.WriteFile(info, []byte(who), 0o600) == nil {
@@ -166,5 +186,5 @@ func Unlock() {
 		}
 		f.Close()
 	}
-	locks.held, locks.info = nil, nil
+	locks.held, locks.info, locks.keys = nil, nil, nil
 }

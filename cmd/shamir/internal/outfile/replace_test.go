@@ -241,9 +241,31 @@ func TestReadPlan(t *testing.T) {
 	if pl, err := readPlan(p); err != nil || pl.id != "id" || pl.command != "refresh" || len(pl.folders) != 1 || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) {
 		t.Fatalf("readPlan: %+v, %v", pl, err)
 	}
-	for _, bad := range []string{
+	// With its commit line, it is committed; with one that does not
+	// match, or cut short by a power cut (empty, a part of it, zeros
+	// after), it is a torn plan of its folder, before its commit point.
+	os.WriteFile(p, append([]byte(good), commitLine([]byte(good))...), 0o600)
+	if pl, err := readPlan(p); err != nil || !pl.commit || pl.torn || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) {
+		t.Fatalf("readPlan of a committed journal: %+v, %v", pl, err)
+	}
+	for _, torn := range []string{
 		"",
-		"shamir journal 2\ncommand \"r\"\nfolder \"/a\"\n",
+		"shamir jou",
+		good[:len(good)-3],
+		good[:30] + "\x00\x00\x00\x00",
+		"\x00\x00\x00\x00",
+		good + "commit 00\n",
+		strings.Replace(good, "s.1", "s.2", 1) + string(commitLine([]byte(good))),
+	} {
+		os.WriteFile(p, []byte(torn), 0o600)
+		if pl, err := readPlan(p); err != nil || !pl.torn || pl.commit || len(pl.folders) != 1 || pl.folders[0] != dir || len(pl.renames[0]) != 0 {
+			t.Errorf("readPlan(%q) = %+v, %v; want a torn plan", torn, pl, err)
+		}
+	}
+	for _, bad := range []string{
+		"shamir journal 1\ncommand \"r\"\nfolder \"/a\"\n",
+		"not a journal\n",
+		"\x00\x00x",
 		journalMagic + "\ncommand \"r\"\nfolder \"a\"\n",
 		journalMagic + "\ncommand \"r\"\nfolder \"/a/../b\"\n",
 		journalMagic + "\ncommand \"r\"\nrename \".shamir-x.tmp\" \"s\"\n",
@@ -292,7 +314,7 @@ func TestJournalPlantedElsewhere(t *testing.T) {
 	os.WriteFile(filepath.Join(b, "victim"), []byte("share"), 0o600)
 	os.WriteFile(filepath.Join(b, ".shamir-leftover.tmp"), []byte("other"), 0o600)
 	plan := fmt.Sprintf("%s\ncommand \"refresh\"\nfolder %q\nfolder %q\nrename \".shamir-leftover.tmp\" \"victim\"\n", journalMagic, a, b)
-	os.WriteFile(filepath.Join(a, ".shamir-planted.committed"), []byte(plan), 0o600)
+	os.WriteFile(filepath.Join(a, ".shamir-planted.journal"), append([]byte(plan), commitLine([]byte(plan))...), 0o600)
 	if _, err := Resume(a, "resume"); err != nil {
 		t.Fatal(err)
 	}

@@ -87,6 +87,10 @@ func (s *Set) Refuse(files []os.FileInfo) { s.inputs = append(s.inputs, files...
 // Interrupted and finished or undone by Resume.
 func (s *Set) ReplaceInPlace() {
 	s.force, s.replace = true, true
+	if TestHookNoJournal {
+		s.journal = ""
+		return
+	}
 	if s.journal == "" {
 		s.journal = "change"
 	}
@@ -338,6 +342,10 @@ func (s *Set) abortLocked() bool {
 // syncDir makes a rename in dir durable. Failure only weakens durability after
 // a crash, and some systems cannot sync folders, so it is ignored.
 func syncDir(dir string) {
+	if d := heldDir(dir); d != nil {
+		d.Sync()
+		return
+	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

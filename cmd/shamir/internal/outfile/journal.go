@@ -19,17 +19,19 @@ import (
 // the share files of a refresh, those reached through symbolic links into
 // other folders, and the manifest. Its commit has one commit point:
 //
-//  1. every new file is written and synced under its temporary name
+//  1. every new file is written under its temporary name
 //     (.shamir-RANDOM.tmp) beside the file it replaces, which is
 //     untouched;
 //  2. the plan (every folder, and in each the temporary name and the
 //     file's name) is written, in one write each, as .shamir-ID.journal
 //     in the first folder of the set, the primary, then in each of the
-//     others; the others' journals are synced, then every folder, which
-//     makes the names of the new files and of the journals durable;
-//  3. the commit point: a last line, "commit" and the SHA-256 of the plan
-//     above it, is added to the primary's journal, and that journal is
-//     synced;
+//     others, each ending with a line of spaces, room for the commit
+//     line; the others' journals are synced, then every folder, which
+//     makes the names of the new files and of the journals durable, then
+//     every new file;
+//  3. the commit point: the line "commit" and the SHA-256 of the plan
+//     above it is written over the room in the primary's journal, and
+//     that journal is synced;
 //  4. each new file is renamed over its old one, and the folders synced;
 //  5. the journals in the other folders are removed (and their folders
 //     synced), then the primary's.
@@ -55,7 +57,10 @@ import (
 // the folders' at step 2 and the primary journal's at step 3. Neither can
 // go: without the first, a power cut could keep the commit line and lose
 // the name of a new file; without the second, keep a renamed file and
-// lose the commit line.
+// lose the commit line. Both are cheap: the first is made before the new
+// files' own syncs, whose blocks it commits with the journals' (on ext4),
+// and the second rewrites one block of a file whose size and blocks it
+// does not change, with no record of the file system's to commit.
 //
 // Interrupted tells which, for a folder, with every folder the run
 // touched; Resume carries it out. The lock of every folder (Lock) is held
@@ -156,8 +161,14 @@ func commitLine(body []byte) []byte {
 	return []byte(commitWord + " " + hex.EncodeToString(sum[:]) + "\n")
 }
 
+// room is the last line of a journal before its commit point: spaces, as
+// long as the commit line that is written over it, so that the commit
+// changes neither the journal's size nor its blocks, and its sync writes
+// one block, with no change to the file system's own records.
+var room = append(bytes.Repeat([]byte(" "), len(commitLine(nil))-1), '\n')
+
 // commitJournal is Commit for a set with a journal. It is called with
-// every file written, synced and closed.
+// every file written, and syncs and closes them.
 func (s *Set) commitJournal() error {
 	p := &plan{id: strings.TrimPrefix(newName("", ""), namePrefix), command: s.journal}
 	index := map[string]int{}
@@ -179,7 +190,7 @@ func (s *Set) commitJournal() error {
 		p.renames[i] = append(p.renames[i], rename{filepath.Base(f.tmp), filepath.Base(f.target)})
 	}
 	if len(p.folders) == 0 {
-		return nil
+		return s.syncAll()
 	}
 	for _, dir := range p.folders {
 		if err := Lock(dir, s.journal); err != nil {
@@ -225,10 +236,11 @@ func (s *Set) commitJournal() error {
 			return err
 		}
 		written = append(written, f)
+		startWriteback(f)
 	}
 	for _, f := range written[1:] {
 		step("sync journal", f.Name())
-		if err := f.Sync(); err != nil {
+		if err := datasync(f); err != nil {
 			undo()
 			return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(f.Name())), unwrap(err))
 		}
@@ -237,13 +249,22 @@ func (s *Set) commitJournal() error {
 		step("sync folder", dir)
 		syncDir(dir)
 	}
+	// The new files' data, which is on its way already: the order of
+	// these syncs and the folders' does not matter, so long as all are
+	// done before the commit line is written. (On Linux's ext4, the
+	// folder's sync commits every new file's blocks at once, and each of
+	// these then only waits for the disk.)
+	if err := s.syncAll(); err != nil {
+		undo()
+		return err
+	}
 	// Step 3: the commit point.
 	primary, pj := p.folders[0], written[0]
 	step("commit", pj.Name())
-	_, err := pj.Write(commitLine(body))
+	_, err := pj.WriteAt(commitLine(body), int64(len(body)))
 	if err == nil {
 		step("sync journal", pj.Name())
-		err = pj.Sync()
+		err = datasync(pj)
 	}
 	if err != nil {
 		// Whether the line reached the disk is not known: the primary's
@@ -283,15 +304,15 @@ func display(dir string) string {
 	return dir
 }
 
-// writePlan writes the journal body at path, in one write, and returns it
-// open, unsynced.
+// writePlan writes the journal body at path, and the room for its commit
+// line, in one write, and returns it open, unsynced.
 func writePlan(path string, body []byte) (*os.File, error) {
 	step("write journal", path)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(path)), unwrap(err))
 	}
-	if _, err := f.Write(body); err != nil {
+	if _, err := f.Write(append(body[:len(body):len(body)], room...)); err != nil {
 		f.Close()
 		os.Remove(path)
 		return nil, fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(path)), unwrap(err))
@@ -395,22 +416,34 @@ func readPlan(path string) (*plan, error) {
 		return nil, bad
 	}
 	id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), namePrefix), extJournal)
-	body, commit := data, false
-	if i := bytes.LastIndexByte(bytes.TrimSuffix(data, []byte("\n")), '\n'); i >= 0 && bytes.HasPrefix(data[i+1:], []byte(commitWord+" ")) {
-		body = data[:i+1]
-		if !bytes.Equal(data[i+1:], commitLine(body)) {
-			// A commit line that does not match its plan: the sync of
-			// step 3 never returned, and the plan itself may be cut.
-			return tornPlan(path, id), nil
+	// Its last line is the room kept for the commit line, or the commit
+	// line written over it. Anything else was cut short by a power cut
+	// (before step 2's sync, or step 3's: a commit line that was not
+	// written whole, or does not match the plan), or is not a journal.
+	body, whole, commit := data, false, false
+	if n := len(data) - len(room); n >= 0 {
+		switch last := data[n:]; {
+		case bytes.Equal(last, room):
+			body, whole = data[:n], true
+		case bytes.Equal(last, commitLine(data[:n])):
+			body, whole, commit = data[:n], true, true
 		}
-		commit = true
 	}
-	if p, ok := parsePlan(body, false); ok {
+	if whole {
+		p, ok := parsePlan(body, false)
+		if !ok {
+			return nil, bad
+		}
 		p.id, p.commit = id, commit
 		return p, nil
 	}
 	if _, ok := parsePlan(bytes.TrimRight(data, "\x00"), true); ok {
 		return tornPlan(path, id), nil
+	}
+	if n := len(data) - len(room); n >= 0 {
+		if _, ok := parsePlan(data[:n], false); ok {
+			return tornPlan(path, id), nil
+		}
 	}
 	return nil, bad
 }

@@ -203,24 +203,17 @@ func (s *Set) Streams() bool {
 func (s *Set) Commit() error {
 	live.Lock()
 	defer live.Unlock()
-	var err error
+	// Every file's data is on its way to the disk before the first sync,
+	// so that the file system can commit their new blocks at once.
 	for _, p := range s.pending {
-		// Sync before the rename: otherwise a crash could leave the final
-		// name pointing at a file whose data never reached the disk. A
-		// pipe or a device need not, and many cannot.
 		if p.tmp != "" {
-			step("sync", p.tmp)
-			if e := p.f.Sync(); e != nil && err == nil {
-				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
-			}
-		}
-		if e := p.f.Close(); e != nil && err == nil {
-			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+			startWriteback(p.f)
 		}
 	}
-	if err == nil && s.journal != "" {
-		err = s.commitJournal()
-	} else if err == nil {
+	var err error
+	if s.journal != "" {
+		err = s.commitJournal() // which syncs the files once its journals are written
+	} else if err = s.syncAll(); err == nil {
 		err = s.placeAll()
 	}
 	var ce *committedError
@@ -243,6 +236,26 @@ func (s *Set) Commit() error {
 	s.pending, s.placed, s.dirs = nil, nil, nil
 	delete(live.sets, s)
 	return nil
+}
+
+// syncAll flushes every file of the set to disk, and closes it.
+func (s *Set) syncAll() error {
+	var err error
+	for _, p := range s.pending {
+		// Sync before the rename: otherwise a crash could leave the final
+		// name pointing at a file whose data never reached the disk. A
+		// pipe or a device need not, and many cannot.
+		if p.tmp != "" {
+			step("sync", p.tmp)
+			if e := p.f.Sync(); e != nil && err == nil {
+				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+			}
+		}
+		if e := p.f.Close(); e != nil && err == nil {
+			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+		}
+	}
+	return err
 }
 
 // placeAll moves each file into place.

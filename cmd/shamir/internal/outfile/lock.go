@@ -20,12 +20,13 @@ import (
 //
 // The lock is an flock(2) on the folder itself (not on a file in it, which
 // could be removed or replaced under it), taken without waiting: a second
-// writer is refused at once, and told who holds it. Who holds it is
-// written, once the lock is taken, to the file lockInfo in the folder
-// (".shamir-writer.lock": "process PID (shamir COMMAND)"), removed when
-// the lock is released; one a killed run left is ignored, and overwritten
-// by the next writer. The kernel releases the lock itself when the process
-// ends, however it ends.
+// writer is refused at once, and told who holds it: "process PID (shamir
+// COMMAND)". On Linux the kernel's list of locks (/proc/locks) names the
+// process, and its command line the command. Elsewhere the writer writes
+// it, once the lock is taken, to the file lockInfo in the folder
+// (".shamir-writer.lock"), removed when the lock is released; one a killed
+// run left is ignored, and overwritten by the next writer. The kernel
+// releases the lock itself when the process ends, however it ends.
 //
 // Where flock is not available (not unix), Lock does nothing.
 
@@ -127,16 +128,22 @@ func Lock(dir, command string) error {
 	}
 	locks.held[key] = f
 	locks.keys[dir] = key
-	info := filepath.Join(key, lockInfo)
-	who := fmt.Sprintf("process %d (shamir %s)\n", os.Getpid(), command)
-	if os.WriteFile(info, []byte(who), 0o600) == nil {
-		locks.info[key] = info
+	if writeLockInfo {
+		info := filepath.Join(key, lockInfo)
+		who := fmt.Sprintf("process %d (shamir %s)\n", os.Getpid(), command)
+		if os.WriteFile(info, []byte(who), 0o600) == nil {
+			locks.info[key] = info
+		}
 	}
 	return nil
 }
 
-// holder says who holds the lock of the folder key, as its lockInfo says.
+// holder says who holds the lock of the folder key, as the kernel (on
+// Linux) or its lockInfo says.
 func holder(key string) string {
+	if !writeLockInfo {
+		return kernelHolder(key)
+	}
 	b, err := os.ReadFile(filepath.Join(key, lockInfo))
 	if err != nil || len(b) > 200 {
 		return ""

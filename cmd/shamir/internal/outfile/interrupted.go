@@ -108,6 +108,12 @@ func pick(c bool, a, b string) string {
 func describePlan(dir, j string, p *plan) error {
 	for _, f := range p.folders {
 		if who, ok := LockedBy(f); ok {
+			if p.torn {
+				// Its new files are being written, and its plan is
+				// not written yet: every old file is untouched, and
+				// the new ones are told apart by their names.
+				return nil
+			}
 			if !strings.HasPrefix(who, "process ") {
 				who += " (shamir " + p.command + ")"
 			}
@@ -120,10 +126,11 @@ func describePlan(dir, j string, p *plan) error {
 	committed := p.commit
 	resume := "shamir resume " + quote(display(p.folders[0]))
 	if p.torn {
-		return withHints(fmt.Errorf("%s: shamir was stopped while it wrote %s, the journal of a change, before its commit point: every old file is untouched",
-			quote(dir), quote(display(j))),
+		tmps, js := p.leftBehind()
+		return withHints(fmt.Errorf("%s: shamir was stopped before the commit point of a change, before its journal %s held its plan: every old file is untouched%s",
+			quote(dir), quote(display(j)), pick(len(tmps) > 0, ", and its new files are not to be used: "+strings.Join(tmps, ", "), "")),
 			"undo it: "+resume,
-			"or by hand: remove "+quote(display(j)))
+			"or by hand: remove "+strings.Join(append(tmps, js...), ", ")+pick(len(tmps)+len(js) > 1, " (the last one last)", ""))
 	}
 	var folders, lines, renames, removals []string
 	done, total := 0, 0

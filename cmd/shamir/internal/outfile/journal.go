@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,14 +20,16 @@ import (
 // the share files of a refresh, those reached through symbolic links into
 // other folders, and the manifest. Its commit has one commit point:
 //
-//  1. every new file is written under its temporary name
-//     (.shamir-RANDOM.tmp) beside the file it replaces, which is
-//     untouched;
+//  1. in each folder, the journal .shamir-ID.journal is made before the
+//     first new file, holding the beginning of the plan (the folders
+//     known: see journalFor), and every new file is written under a
+//     temporary name after it (.shamir-ID-RANDOM.tmp) beside the file it
+//     replaces, which is untouched: a file a stopped change left is
+//     always one its journal answers for;
 //  2. the plan (every folder, and in each the temporary name and the
-//     file's name) is written, in one write each, as .shamir-ID.journal
-//     in the first folder of the set, the primary, then in each of the
-//     others, each ending with a line of spaces, room for the commit
-//     line; the others' journals are synced, then every folder, which
+//     file's name) is written over it, in one write each, in the first
+//     folder of the set, the primary, then in each of the others, each
+//     ending with a line of spaces, room for the commit line; the others' journals are synced, then every folder, which
 //     makes the names of the new files and of the journals durable, then
 //     every new file;
 //  3. the commit point: the line "commit" and the SHA-256 of the plan
@@ -39,13 +42,13 @@ import (
 // So a run stopped anywhere (a kill, a power cut) leaves either
 //
 //   - no journal: nothing was changed, or the change is whole (step 5
-//     removes the primary's last); at most temporary files are left, which
-//     every reader ignores;
+//     removes the primary's last);
 //   - journals, and none in the primary folder that ends with its commit
-//     line (the journal is missing there, or without that line, or, cut
-//     by a power cut before step 3, incomplete): stopped before the commit
-//     point, every old file is untouched; undoing it (removing the
-//     temporary files and the journals) is the only way on;
+//     line (the journal is missing there, or without that line, or holds
+//     only the beginning of the plan, or, cut by a power cut, less):
+//     stopped before the commit point, every old file is untouched;
+//     undoing it (removing the temporary files, those the plan names and
+//     those named after the journal, and the journals) is the only way on;
 //   - the primary's journal whole, with its commit line: stopped after it,
 //     every new file is whole, its name durable (step 2 synced the
 //     folders before the line was written), and each is either under its
@@ -170,7 +173,7 @@ var room = append(bytes.Repeat([]byte(" "), len(commitLine(nil))-1), '\n')
 // commitJournal is Commit for a set with a journal. It is called with
 // every file written, and syncs and closes them.
 func (s *Set) commitJournal() error {
-	p := &plan{id: strings.TrimPrefix(newName("", ""), namePrefix), command: s.journal}
+	p := &plan{id: s.id, command: s.journal}
 	index := map[string]int{}
 	for _, f := range s.pending {
 		if f.tmp == "" {
@@ -218,21 +221,16 @@ func (s *Set) commitJournal() error {
 	}
 	// Step 2: the journals, the primary's first, so that one in another
 	// folder always has it to go by; then the others' synced, then the
-	// folders.
+	// folders. Each was made, empty, before the first new file in its
+	// folder.
 	body := p.body()
 	var written []*os.File
-	undo := func() {
-		// The primary's first: without it, what is left reads as a
-		// change stopped before its commit point.
-		for _, f := range written {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}
 	for _, dir := range p.folders {
-		f, err := writePlan(journalName(dir, p.id), body)
-		if err != nil {
-			undo()
+		f := s.journals[dir]
+		if f == nil {
+			return fmt.Errorf("cannot write the journal in %s: no journal was made there", quote(dir))
+		}
+		if err := writePlan(f, body); err != nil {
 			return err
 		}
 		written = append(written, f)
@@ -241,7 +239,6 @@ func (s *Set) commitJournal() error {
 	for _, f := range written[1:] {
 		step("sync journal", f.Name())
 		if err := datasync(f); err != nil {
-			undo()
 			return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(f.Name())), unwrap(err))
 		}
 	}
@@ -255,7 +252,6 @@ func (s *Set) commitJournal() error {
 	// folder's sync commits every new file's blocks at once, and each of
 	// these then only waits for the disk.)
 	if err := s.syncAll(); err != nil {
-		undo()
 		return err
 	}
 	// Step 3: the commit point.
@@ -269,14 +265,17 @@ func (s *Set) commitJournal() error {
 	if err != nil {
 		// Whether the line reached the disk is not known: the primary's
 		// journal goes first, so that no commit line outlives the
-		// removal of a new file.
-		undo()
+		// removal of a new file. (Commit's abort removes the rest.)
+		os.Remove(pj.Name())
 		syncDir(primary)
 		return fmt.Errorf("cannot commit the change in %s: %v", quote(primary), unwrap(err))
 	}
-	for _, f := range written {
+	// Past the commit point, the journals are the plan's, no longer the
+	// set's to remove.
+	for _, f := range s.journals {
 		f.Close()
 	}
+	s.journals, s.jorder = nil, nil
 	// Steps 4 and 5. The files are all whole: what fails now is finished
 	// by Resume.
 	if err := p.finish(); err != nil {
@@ -304,20 +303,14 @@ func display(dir string) string {
 	return dir
 }
 
-// writePlan writes the journal body at path, and the room for its commit
-// line, in one write, and returns it open, unsynced.
-func writePlan(path string, body []byte) (*os.File, error) {
-	step("write journal", path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(path)), unwrap(err))
+// writePlan writes the journal body into the empty journal f, and the
+// room for its commit line, in one write, unsynced.
+func writePlan(f *os.File, body []byte) error {
+	step("write journal", f.Name())
+	if _, err := f.WriteAt(append(body[:len(body):len(body)], room...), 0); err != nil {
+		return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(f.Name())), unwrap(err))
 	}
-	if _, err := f.Write(append(body[:len(body):len(body)], room...)); err != nil {
-		f.Close()
-		os.Remove(path)
-		return nil, fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(path)), unwrap(err))
-	}
-	return f, nil
+	return nil
 }
 
 // finish carries out a committed plan from where it stopped: the
@@ -344,14 +337,15 @@ func (p *plan) finish() error {
 }
 
 // undo removes what a plan stopped before its commit point made: the
-// temporary files, then the journals, the primary's last.
+// temporary files, those its journal names and those named after it (made
+// before the journal held the plan), then the journals, the primary's
+// last.
 func (p *plan) undo() error {
-	for i, dir := range p.folders {
+	for i := range p.folders {
 		if !p.hasJournal(i) {
 			continue // done already, or not of this change
 		}
-		for _, r := range p.renames[i] {
-			tmp := filepath.Join(dir, r.tmp)
+		for _, tmp := range p.temps(i) {
 			step("unlink", tmp)
 			if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return pathError(err)
@@ -359,6 +353,50 @@ func (p *plan) undo() error {
 		}
 	}
 	return p.removeJournals()
+}
+
+// temps returns the temporary files of the plan in its folder i: those its
+// journal names, and those there named after its ID.
+func (p *plan) temps(i int) []string {
+	var tmps []string
+	seen := map[string]bool{}
+	for _, r := range p.renames[i] {
+		seen[r.tmp] = true
+		tmps = append(tmps, filepath.Join(p.folders[i], r.tmp))
+	}
+	ents, _ := os.ReadDir(p.folders[i])
+	for _, e := range ents {
+		if n := e.Name(); !seen[n] && p.names(n) {
+			tmps = append(tmps, filepath.Join(p.folders[i], n))
+		}
+	}
+	return tmps
+}
+
+// leftBehind returns, quoted for a message, the temporary files of the
+// plan in every folder that holds its journal, and those journals, the
+// primary's last: what undoing it removes.
+func (p *plan) leftBehind() (tmps, journals []string) {
+	for i := range p.folders {
+		if p.hasJournal(i) {
+			for _, t := range p.temps(i) {
+				tmps = append(tmps, quote(display(t)))
+			}
+		}
+	}
+	for i := len(p.folders) - 1; i >= 0; i-- {
+		if p.hasJournal(i) {
+			journals = append(journals, quote(display(journalName(p.folders[i], p.id))))
+		}
+	}
+	return tmps, journals
+}
+
+// names reports whether name is that of a temporary file of the plan:
+// .shamir-ID-RANDOM.tmp.
+func (p *plan) names(name string) bool {
+	rest, ok := strings.CutPrefix(name, namePrefix+p.id+"-")
+	return ok && strings.HasSuffix(rest, extTmp) && IsLeftover(name)
 }
 
 // hasJournal reports whether the folder i of p holds a journal of it. A
@@ -437,8 +475,14 @@ func readPlan(path string) (*plan, error) {
 		p.id, p.commit = id, commit
 		return p, nil
 	}
-	if _, ok := parsePlan(bytes.TrimRight(data, "\x00"), true); ok {
-		return tornPlan(path, id), nil
+	if pp, ok := parsePlan(bytes.TrimRight(data, "\x00"), true); ok {
+		p := tornPlan(path, id)
+		// The beginning of a plan names the folders known when it was
+		// cut: the primary's first, and this one among them.
+		if pp != nil && len(pp.folders) > 0 && slices.Contains(pp.folders, p.folders[0]) {
+			p.folders, p.renames = pp.folders, make([][]rename, len(pp.folders))
+		}
+		return p, nil
 	}
 	if n := len(data) - len(room); n >= 0 {
 		if _, ok := parsePlan(data[:n], false); ok {
@@ -586,10 +630,12 @@ func Resume(dir, command string) ([]string, error) {
 			}
 			did = append(did, fmt.Sprintf("finished the change of shamir %s (it had passed its commit point): %s", p.command, p.files(true)))
 		case p.torn:
+			tmps, js := p.leftBehind()
 			if err := p.undo(); err != nil {
 				return did, err
 			}
-			did = append(did, fmt.Sprintf("removed %s, the journal of a change stopped as it was written, before its commit point: nothing had been changed", quote(display(j))))
+			did = append(did, fmt.Sprintf("undid a change stopped before its commit point, before its journal held its plan: removed %s",
+				strings.Join(append(tmps, js...), ", ")))
 		default:
 			if err := p.undo(); err != nil {
 				return did, err

@@ -72,6 +72,10 @@ var locks struct {
 func lockKey(dir string) string {
 	locks.Lock()
 	key, ok := locks.keys[dir]
+	if locks.held[dir] != nil {
+		// A key itself: absolute, and resolved already.
+		key, ok = dir, true
+	}
 	locks.Unlock()
 	if ok {
 		return key

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -37,6 +38,14 @@ type Set struct {
 	pending []*file       // created, not yet committed
 	placed  []*file       // moved into place by a commit not yet finished
 	dirs    []string      // folders made, outermost first
+
+	// With a journal: its ID, and in each folder a new file goes into
+	// (by absolute path) the journal, created, empty, before the first
+	// of them (see Journal).
+	id       string
+	journals map[string]*os.File
+	jorder   []string // the folders of journals, in the order made
+	jlen     int      // the length of the primary's journal
 }
 
 // A file is one file of a set.
@@ -166,15 +175,34 @@ func (s *Set) create(dest string, replace bool) (io.Writer, error) {
 		s.pending = append(s.pending, &file{f: f, dest: dest})
 		return f, nil
 	}
+	var jdir string // a folder whose journal is to be made first
 	if s.journal != "" {
 		step("create", dest)
+		if jdir, err = filepath.Abs(filepath.Dir(d.target)); err != nil {
+			return nil, pathError(err)
+		}
+		if s.journals[jdir] != nil {
+			jdir = ""
+		} else {
+			if s.id == "" {
+				s.id = strings.TrimPrefix(newName("", ""), namePrefix)
+			}
+			step("create journal", journalName(jdir, s.id))
+		}
 	}
 	live.Lock()
 	defer live.Unlock()
 	if live.stopping {
 		return nil, ErrStopping
 	}
-	f, tmp, err := createTemp(filepath.Dir(d.target))
+	if jdir != "" {
+		err = s.journalFor(jdir)
+	}
+	var f *os.File
+	var tmp string
+	if err == nil {
+		f, tmp, err = createTemp(filepath.Dir(d.target), s.id)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("cannot create %s: folder %s does not exist", quote(dest), quote(filepath.Dir(dest)))
@@ -342,6 +370,14 @@ func (s *Set) abortLocked() bool {
 			os.Remove(p.target)
 		}
 	}
+	// The journals after the files they stand for, the first last.
+	for i := len(s.jorder) - 1; i >= 0; i-- {
+		f := s.journals[s.jorder[i]]
+		f.Close()
+		os.Remove(f.Name())
+		had = true
+	}
+	s.journals, s.jorder = nil, nil
 	// Innermost first; a folder that is not empty (someone else put a
 	// file in it) stays.
 	for i := len(s.dirs) - 1; i >= 0; i-- {
@@ -389,5 +425,37 @@ func pathError(err error) error {
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s %s: %w", pe.Op, quote(pe.Path), pe.Err)
 	}
+	return err
+}
+
+// journalFor creates the journal of the set in the folder dir (absolute),
+// where a new file is about to be made. Until the commit writes the plan
+// over it, it holds the beginning of one: the command, the first folder
+// (the primary) and, in the primary's, every folder a file is made in, as
+// it is added: what a reader of any of them needs to find the others, and
+// in each the new files, named after the journal, to remove (see undo).
+func (s *Set) journalFor(dir string) error {
+	f, err := os.OpenFile(journalName(dir, s.id), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if s.journals == nil {
+		s.journals = map[string]*os.File{}
+	}
+	s.journals[dir] = f
+	s.jorder = append(s.jorder, dir)
+	head := fmt.Sprintf("%s\ncommand %s\n", journalMagic, strconv.Quote(s.journal))
+	line := fmt.Sprintf("folder %s\n", strconv.Quote(dir))
+	if len(s.jorder) == 1 {
+		s.jlen = len(head) + len(line)
+		_, err = f.WriteString(head + line)
+		return err
+	}
+	// A write that fails here only leaves a reader less to go by.
+	primary := s.journals[s.jorder[0]]
+	if n, err := primary.WriteAt([]byte(line), int64(s.jlen)); err == nil {
+		s.jlen += n
+	}
+	_, err = f.WriteString(head + fmt.Sprintf("folder %s\n", strconv.Quote(s.jorder[0])) + line)
 	return err
 }

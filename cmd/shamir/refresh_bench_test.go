@@ -11,22 +11,23 @@ import (
 
 // BenchmarkRefresh5x1MiB refreshes in place, in process, a folder of the 5
 // share files of a 1 MiB secret (threshold 3), with the transaction of
-// issue 23 (the folder's lock, the check that the files read are unchanged,
-// the journal and its commit point: "tx") and without it ("none": no lock,
-// no check, each new file renamed over its old one, as a set without a
-// journal commits). The two, interleaved, measure what the transaction
-// costs, in one process:
+// issue 23 ("tx=on": the folders' lock, the check that the files read are
+// unchanged, the journal and its commit point) and without it ("tx=none":
+// test hooks turn them off; no lock, no check, each new file renamed over
+// its old one and the folder synced, as a set without a journal commits).
+// The two measure what the transaction costs, in one process; interleaved,
+// so that a change in the machine's load meets both:
 //
-//	go test -run '^$' -bench Refresh5x1MiB -count 10 . | tee new.txt
+//	go test -c -o refresh.test .
+//	for i in $(seq 10); do for tx in on none; do
+//		./refresh.test -test.run '^$' -test.bench "Refresh5x1MiB/tx=$tx\$" -test.benchtime 30x
+//	done; done | tee new.txt
 //	benchstat -col /tx new.txt
 //
 // The folder is made in $SHAMIR_BENCHDIR when set, else in the system's
-// temporary folder: the cost of fsync, which is most of that of the
-// transaction, is that of the file system the shares are on (a tmpfs
-// makes it nothing), so measure on a disk.
-//
-// The function's first form (before the sub-benchmarks) can be copied onto
-// an older tree to measure it before the transaction.
+// temporary folder: most of what the transaction costs is syncs, whose
+// cost is that of the file system the shares are on (on a tmpfs, nothing),
+// so measure on a disk.
 func BenchmarkRefresh5x1MiB(b *testing.B) {
 	for _, c := range []struct {
 		name string

@@ -29,9 +29,9 @@ import (
 //  2. the plan (every folder, and in each the temporary name and the
 //     file's name) is written over it, in one write each, in the first
 //     folder of the set, the primary, then in each of the others, each
-//     ending with a line of spaces, room for the commit line; the others' journals are synced, then every folder, which
-//     makes the names of the new files and of the journals durable, then
-//     every new file;
+//     ending with a line of spaces, room for the commit line; the others'
+//     journals are synced, then every folder, which makes the names of the
+//     new files and of the journals durable, then every new file;
 //  3. the commit point: the line "commit" and the SHA-256 of the plan
 //     above it is written over the room in the primary's journal, and
 //     that journal is synced;
@@ -221,8 +221,8 @@ func (s *Set) commitJournal() error {
 	}
 	// Step 2: the journals, the primary's first, so that one in another
 	// folder always has it to go by; then the others' synced, then the
-	// folders. Each was made, empty, before the first new file in its
-	// folder.
+	// folders. Each was made, with the beginning of the plan, before the
+	// first new file in its folder (journalFor).
 	body := p.body()
 	var written []*os.File
 	for _, dir := range p.folders {

@@ -15,7 +15,9 @@ import (
 // files are new and which old, and, in its hints, the one way on: finish
 // it if it passed its commit point, undo it if it did not, with shamir
 // resume or by hand. A change under way (its folder locked by another
-// process) is said to be so, with no advice.
+// process) is said to be so, with no advice; one still writing its new
+// files, before its plan, is not said at all: every old file is
+// untouched, and readers tell its new files by their names.
 func Interrupted(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {

@@ -320,8 +320,8 @@ func TestDudect(t *testing.T) {
 // so in the plaintext and ciphertext they recreate; what they do with key
 // shares is interpolation by the engine, as in CombineSSMS, and signing,
 // which headers/derive_sign_n3 measures with the key and key shares
-// varying, as headers/check_signature does the check of a key share
-// against its commitment. RefreshSSMSHeaders reads nothing but headers,
+// varying, as headers/leaf_statement does the hash of a key share into
+// its leaf and root. RefreshSSMSHeaders reads nothing but headers,
 // so with the same headers in both classes it has no target.
 func ssmsTargets(sink *[]byte) []target {
 	const size, n, th = 64, 3, 2

@@ -602,10 +602,10 @@ const (
 // statement returns the batch statement the header's signature must
 // cover: its common fields, and the root its leaf (a hash of its index
 // and key share) reaches through its path: depth(size)+1 hashes, in a
-// time that depends on no byte's value. The leaf is a public function of
-// the key share (docs/FORMAT.md), which the headers of its siblings carry
-// in their paths: what follows it, the path and the signature, may take a
-// time that depends on it.
+// time that depends on no byte's value. The leaf is a one-way function of
+// the key share that may be treated as public (docs/FORMAT.md; most leaves
+// are in their siblings' paths): what follows it, the path and the
+// signature, may take a time that depends on it.
 func (h *header) statement() [stmtSize]byte {
 	root := rootOf(leafOf(h.index, &h.keyShare), h.index-h.first, h.path[:depth(h.size)])
 	var ad [adSize]byte

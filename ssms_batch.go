@@ -56,10 +56,10 @@ type node [nodeSize]byte
 
 // leafOf returns the leaf of the share of the given index whose key share
 // is y: SHA-256("GFSSMS leaf" ‖ index ‖ y)[0:16], in a time that depends
-// on no byte's value; its copy of y is cleared. The leaf is a public
-// function of the key share, which headers carry in their siblings' paths:
-// y is a uniform 256-bit value to anyone with fewer than threshold key
-// shares, and the leaf gives nothing towards it short of inverting SHA-256.
+// on no byte's value; its copy of y is cleared. The leaf may be treated
+// as public, as most leaves are, in their siblings' paths: y is a uniform
+// 256-bit value to anyone with fewer than threshold key shares, and the
+// leaf gives nothing towards it short of inverting SHA-256.
 func leafOf(index int, y *[keySize]byte) node {
 	var b [len(labelLeaf) + 1 + keySize]byte
 	n := copy(b[:], labelLeaf)

@@ -380,9 +380,10 @@ func ssmsTargets(sink *[]byte) []target {
 // The public bytes are one genuine header's in both classes; the key share
 // is the fixed class's or a random one. The rest of the check, the split
 // ID from the public key and key check and the signature over the
-// statement, is on the leaf's root, which the format makes public (the
-// leaf is in its siblings' paths): crypto/ed25519 verifies in variable
-// time, and its time depends on the root, so it is no target. (Nor is a
+// statement, is on the leaf's root, which the format treats as public
+// (docs/FORMAT.md: most leaves are in their siblings' paths):
+// crypto/ed25519 verifies in variable time, and its time depends on the
+// root, so it is no target. (Nor is a
 // whole combine with forged shares: its classes are two splits, whose
 // signatures differ.)
 func checkTarget() target {

@@ -87,7 +87,8 @@ const (
 	// Forged: the share claims a split ID, but its header's public key and
 	// key check do not give that ID, or its signature does not verify
 	// under that public key over its batch's statement, with the root its
-	// Merkle path reaches from its key share's commitment: it was made, or altered, by someone who does
+	// Merkle path reaches from its leaf, the hash of its index and key
+	// share: it was made, or altered, by someone who does
 	// not hold the split's key (an outsider, or fewer than threshold
 	// holders), for example as a share of a split of their own under the
 	// genuine ID. Each share is judged on its own, without the key

@@ -87,15 +87,15 @@ const (
 	// Forged: the share claims a split ID, but its header's public key and
 	// key check do not give that ID, or its signature does not verify
 	// under that public key over its batch's statement, with the root its
-	// Merkle path reaches from its key share's commitment, or a record's
-	// tag does not hold under the record key derived from the split's key:
-	// it was made, or altered, by someone who does not hold the split's
-	// key (an outsider, or fewer than threshold holders), for example as a
-	// share of a split of their own under the genuine ID, or a genuine
-	// share's file with its records altered in place. Each header is
-	// judged on its own, without the key, and each record on its own with
-	// the key (docs/FORMAT.md), so forged shares never stop the genuine
-	// ones from recovering the secret.
+	// Merkle path reaches from its leaf, the hash of its index and key
+	// share, or a record's tag does not hold under the record key derived
+	// from the split's key: it was made, or altered, by someone who does
+	// not hold the split's key (an outsider, or fewer than threshold
+	// holders), for example as a share of a split of their own under the
+	// genuine ID, or a genuine share's file with its records altered in
+	// place. Each header is judged on its own, without the key, and each
+	// record on its own with the key (docs/FORMAT.md), so forged shares
+	// never stop the genuine ones from recovering the secret.
 	Forged
 	// OtherGeneration: the share is of the split named by the caller, but
 	// of another generation (each refresh makes a new one).

@@ -114,7 +114,7 @@ func ExampleInspectSSMS() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// The header (at most the first 456 bytes) says which split a share
+	// The header (at most the first 312 bytes) says which split a share
 	// is of.
 	info, err := shamir.InspectSSMS(shares[1])
 	if err != nil {
@@ -125,6 +125,6 @@ func ExampleInspectSSMS() {
 	fmt.Println(shamir.IsSSMS(shares[1]), shamir.IsSSMS([]byte("Unseal Key 1: ...")))
 	// Output:
 	// share index 1, any 3 recover the secret
-	// a header of 296 bytes
+	// a header of 232 bytes
 	// true false
 }

@@ -124,14 +124,14 @@ func TestAEAD3Layout(t *testing.T) {
 	secret := testSecret(150, 31) // chunks of 64, 64 and 22 bytes
 	shares := mustSplitSSMS(t, secret, 3, 2, 64, aesGCMRandom, 31)
 	s0, s1 := shares[0], shares[1] // the data fragments: the sealed chunk, cut in two
-	// A batch of 3: a path of 2 nodes, a header of 200 + 64 bytes, the key
-	// share at 164 + 64.
-	if s0[hdrAEAD] != 3 || len(s0) != 264+(24+(64+28+1)/2)*2+24+(22+28+1)/2 {
+	// A batch of 3: a path of 2 nodes, a header of 184 + 32 bytes, the key
+	// share at 148 + 32.
+	if s0[hdrAEAD] != 3 || len(s0) != 216+(24+(64+28+1)/2)*2+24+(22+28+1)/2 {
 		t.Fatalf("AEAD %d, share of %d bytes", s0[hdrAEAD], len(s0))
 	}
 	key, err := Combine([][]byte{
-		append(slices.Clone(s0[228:260]), s0[29]+1),
-		append(slices.Clone(s1[228:260]), s1[29]+1),
+		append(slices.Clone(s0[180:212]), s0[29]+1),
+		append(slices.Clone(s1[180:212]), s1[29]+1),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestAEAD3Layout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var nonces [][]byte
-	off := 264
+	off := 216
 	for k := 0; off < len(s0); k++ {
 		word := binary.BigEndian.Uint32(s0[off:])
 		n, last := int(word&^(1<<31)), word>>31 == 1

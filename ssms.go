@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/hkdf"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -57,11 +56,10 @@ const (
 	hdrGeneration = 30 // the first field a refresh changes
 	hdrBatchFirst = 34 // the first index of the share's batch
 	hdrBatchSize  = 35 // the number of indexes of the batch, 1…255
-	hdrCommitment = 36 // of the key share
-	hdrKeyCheck   = 52
-	hdrPublicKey  = 68
-	hdrSignature  = 100 // over the batch statement (batchStatement)
-	hdrPath       = 164 // depth(size) nodes, from the leaf's sibling up
+	hdrKeyCheck   = 36
+	hdrPublicKey  = 52
+	hdrSignature  = 84  // over the batch statement (batchStatement)
+	hdrPath       = 148 // depth(size) nodes, from the leaf's sibling up
 
 	// hdrPrefix is how much of a header tells its length.
 	hdrPrefix = hdrBatchSize + 1
@@ -70,14 +68,13 @@ const (
 	minHeaderSize = hdrPath + keySize + 4
 	maxHeaderSize = minHeaderSize + maxDepth*nodeSize
 
-	nodeSize = sha256.Size // a Merkle tree node
-	maxDepth = 8           // of the tree of a batch of 255
+	nodeSize = 16 // a Merkle tree node: SHA-256, truncated
+	maxDepth = 8  // of the tree of a batch of 255
 
 	adSize       = hdrIndex // the fields every share of a split has in common
 	splitIDSize  = 16
 	keySize      = 32
 	keyCheckSize = 16
-	commitSize   = 16
 	sigSize      = ed25519.SignatureSize
 
 	// maxGeneration is the last generation a refresh can make.
@@ -232,7 +229,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // SplitSSMS splits secret into parts shares, any threshold of which recover
 // it with [CombineSSMS]; fewer reveal nothing about it but its length.
 // Unlike [Split], each share is only about len(secret)/threshold bytes: a
-// header of 200 + 32·⌈log2 parts⌉ bytes, and at most 33 bytes (39 in FIPS 140-3 mode) more than
+// header of 184 + 16·⌈log2 parts⌉ bytes, and at most 33 bytes (39 in FIPS 140-3 mode) more than
 // 1/threshold of each 64 KiB chunk (docs/FORMAT.md has the exact size). The
 // secret may be empty.
 //
@@ -244,7 +241,7 @@ func checkSSMS(parts, threshold, chunkSize int, aeadID byte) error {
 // requires 2 <= threshold <= parts <= 255.
 //
 // The shares' headers are signed together, with one Ed25519 signature over
-// a Merkle tree of their key shares' commitments, under a key derived from
+// a Merkle tree of their key shares, under a key derived from
 // the split's key, to which the split ID commits (docs/FORMAT.md), so that
 // readers tell an outsider's shares from the genuine ones one by one: about
 // 30 µs per split (a key derivation and a signature) and a few hashes per
@@ -402,8 +399,14 @@ func newEncoder(parts, threshold, chunkSize int, aeadID byte, rng io.Reader) (*e
 // scalar multiplication. One key pair serves every generation: the split
 // ID, which commits to it, is the same in all of them, and the generation
 // is under the signature.
+//
+// The key check is stored, though a reader who decodes K could compute
+// it: without it the split ID would not tell, without K, which public key
+// is the split's, and an outsider's key pair would pass for a holder's.
+// Checking a decoded K by deriving the public key instead would cost
+// about 14 µs a try (HKDF and a scalar multiplication), several times what
+// combining a 32-byte secret takes; two hashes cost 0.2 µs.
 const (
-	labelKeyShare = "GFSSMS key share"
 	labelKeyCheck = "GFSSMS key check"
 	labelSigning  = "GFSSMS header signing key"
 	labelSplitID  = "GFSSMS split ID"
@@ -413,16 +416,6 @@ const (
 // ID of format 3 it is a public function of a uniform 256-bit key: it
 // gives nothing towards the key short of inverting SHA-256.
 func keyCheckOf(key *[keySize]byte) [keyCheckSize]byte { return hash16(labelKeyCheck, key) }
-
-// commitmentOf returns the commitment to the key share y that the header
-// carries under the signature: SHA-256("GFSSMS key share" ‖ y)[0:16]. The
-// key share itself is outside the signed bytes, so that checking a
-// signature, whose time depends on what it covers (crypto/ed25519 verifies
-// in variable time), never depends on a key share; the commitment binds it,
-// checked in constant time. It is a public function of 256 bits that
-// fewer than threshold holders cannot predict: it gives nothing towards
-// the key share short of inverting SHA-256.
-func commitmentOf(y *[keySize]byte) [commitSize]byte { return hash16(labelKeyShare, y) }
 
 // hash16 returns SHA-256(label ‖ secret)[0:16], clearing its copies of
 // secret. SHA-256 takes the same time whatever the bytes it hashes.
@@ -605,7 +598,6 @@ type header struct {
 	ad        [adSize]byte      // the fields common to the split
 	id        [splitIDSize]byte // the split ID, a part of ad
 	keyShare  [keySize]byte
-	commit    [commitSize]byte // of the key share
 	check     [keyCheckSize]byte
 	pub       [ed25519.PublicKeySize]byte
 	sig       [sigSize]byte
@@ -623,19 +615,15 @@ const (
 	sigBad
 )
 
-// committed reports, in constant time, whether the header's key share
-// gives its commitment.
-func (h *header) committed() bool {
-	c := commitmentOf(&h.keyShare)
-	return subtle.ConstantTimeCompare(c[:], h.commit[:]) == 1
-}
-
 // statement returns the batch statement the header's signature must
-// cover: its common fields, and the root its leaf reaches through its
-// path. Computed from public bytes only (the commitment, not the key
-// share): depth(size)+1 hashes.
+// cover: its common fields, and the root its leaf (a hash of its index
+// and key share) reaches through its path: depth(size)+1 hashes, in a
+// time that depends on no byte's value. The leaf is a one-way function of
+// the key share that may be treated as public (docs/FORMAT.md; most leaves
+// are in their siblings' paths): what follows it, the path and the
+// signature, may take a time that depends on it.
 func (h *header) statement() [stmtSize]byte {
-	root := rootOf(leafOf(h.index, &h.commit), h.index-h.first, h.path[:depth(h.size)])
+	root := rootOf(leafOf(h.index, &h.keyShare), h.index-h.first, h.path[:depth(h.size)])
 	var ad [adSize]byte
 	copy(ad[:], h.ad[:])
 	return batchStatement(&ad, h.gen, h.first, h.size, &h.check, &h.pub, &root)
@@ -649,32 +637,31 @@ func (h *header) statementHolds(stmt *[stmtSize]byte) bool {
 }
 
 // samePublic reports whether h and o have the same public bytes from the
-// index on, the generation aside: the index, the batch, the commitment, the
-// signature and the path. Two headers that also have the same common
-// fields, generation and key share are copies of one header.
+// index on, the generation aside: the index, the batch, the signature and
+// the path. Two headers that also have the same common fields, generation
+// and key share are copies of one header.
 func (h *header) samePublic(o *header) bool {
-	return h.index == o.index && h.first == o.first && h.size == o.size && h.commit == o.commit &&
-		h.sig == o.sig && h.path == o.path
+	return h.index == o.index && h.first == o.first && h.size == o.size && h.sig == o.sig && h.path == o.path
 }
 
 // signatureHolds reports whether the header was made by a holder of its
-// split's key: its public key and key check give its split ID, its leaf
-// (its index and commitment) reaches through its path a root whose batch
-// statement the signature covers, and its key share gives the commitment.
-// It needs no key, and judges each header on its own: an outsider, who can
-// copy every public field but not sign, fails it. The combiner asks only
-// where the answer decides something, and checks each distinct statement
-// once (combiner.holds): verify checks a statement, as statementHolds does.
+// split's key: its public key and key check give its split ID, and its
+// leaf (its index and key share) reaches through its path a root whose
+// batch statement the signature covers. It needs no key, and judges each
+// header on its own: an outsider, who can copy every public field but not
+// sign, fails it. The combiner asks only where the answer decides
+// something, and checks each distinct statement once (combiner.holds):
+// verify checks a statement, as statementHolds does.
 //
-// Constant time: the path and the signature are checked on public bytes
-// alone (the statement holds the root of the key shares' commitments, not
-// a key share), whatever their outcome; then the commitment is computed
-// from the key share and compared in constant time.
+// Constant time as far as the key share goes: it enters only the leaf's
+// hash (statement); the path and the signature are then checked on the
+// leaf, a public value, and on public bytes (crypto/ed25519 verifies in
+// variable time).
 func (h *header) signatureHolds(verify func(h *header, stmt *[stmtSize]byte) bool) bool {
 	if h.verified == sigUnchecked {
 		stmt := h.statement()
 		h.verified = sigBad
-		if verify(h, &stmt) && h.committed() {
+		if verify(h, &stmt) {
 			h.verified = sigGood
 		}
 	}
@@ -737,7 +724,6 @@ func parseHeaderTo(h *header, b []byte) Reason {
 	}
 	copy(h.ad[:], b[:adSize])
 	copy(h.id[:], b[hdrSplitID:])
-	copy(h.commit[:], b[hdrCommitment:hdrKeyCheck])
 	copy(h.check[:], b[hdrKeyCheck:hdrPublicKey])
 	copy(h.pub[:], b[hdrPublicKey:hdrSignature])
 	copy(h.sig[:], b[hdrSignature:hdrPath])
@@ -778,14 +764,14 @@ type SSMSInfo struct {
 	// after each refresh ([RefreshSSMS]): shares of different generations
 	// do not combine.
 	Generation uint32
-	// HeaderSize is the length of the share's header, 200 to 456 bytes:
+	// HeaderSize is the length of the share's header, 184 to 312 bytes:
 	// it grows with the number of shares the operation that made the share
 	// made with it (its batch, docs/FORMAT.md). The records follow it.
 	HeaderSize int
 }
 
 // InspectSSMS reads the header of an SSMS share, for which the share's first
-// 456 bytes suffice (fewer for most: [SSMSInfo.HeaderSize]), and checks the
+// 312 bytes suffice (fewer for most: [SSMSInfo.HeaderSize]), and checks the
 // header's own checksum; it does not look
 // at the rest of the share. It fails, saying why, for a header that
 // [CombineSSMS] would report with the reason [NotSSMS], [Truncated],

@@ -34,11 +34,10 @@ const (
 	fmtGeneration = 30
 	fmtBatchFirst = 34
 	fmtBatchSize  = 35
-	fmtCommitment = 36
-	fmtKeyCheck   = 52
-	fmtPublicKey  = 68
-	fmtSignature  = 100
-	fmtPath       = 164
+	fmtKeyCheck   = 36
+	fmtPublicKey  = 52
+	fmtSignature  = 84
+	fmtPath       = 148
 )
 
 var fmtCastagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -53,37 +52,38 @@ func fmtDepth(size int) int {
 	return d
 }
 
-// fmtHeaderLen is the length of the header of the share s, 200 + 32·depth;
+// fmtHeaderLen is the length of the header of the share s, 184 + 16·depth;
 // fmtKeyShareAt and fmtCRCAt where its key share and CRC are.
-func fmtHeaderLen(s []byte) int     { return 200 + 32*fmtDepth(int(s[fmtBatchSize])) }
+func fmtHeaderLen(s []byte) int     { return 184 + 16*fmtDepth(int(s[fmtBatchSize])) }
 func fmtKeyShareAt(s []byte) int    { return fmtHeaderLen(s) - 36 }
 func fmtCRCAt(s []byte) int         { return fmtHeaderLen(s) - 4 }
 func fmtKeyShareOf(s []byte) []byte { return s[fmtKeyShareAt(s):fmtCRCAt(s)] }
 
 // fmtRoot computes the root of the batch tree that the leaf of the share s
 // reaches through its path: the leaf SHA-256("GFSSMS leaf" ‖ index ‖
-// commitment), then at each level SHA-256("GFSSMS node" ‖ left ‖ right),
-// the leaf's side given by the bits of index − first, from the lowest.
+// key share)[0:16], then at each level SHA-256("GFSSMS node" ‖ left ‖
+// right)[0:16], the leaf's side given by the bits of index − first, from
+// the lowest.
 func fmtRoot(s []byte) []byte {
-	h := sha256.Sum256(slices.Concat([]byte("GFSSMS leaf"), s[fmtIndex:fmtIndex+1], s[fmtCommitment:fmtKeyCheck]))
+	h := sha256.Sum256(slices.Concat([]byte("GFSSMS leaf"), s[fmtIndex:fmtIndex+1], fmtKeyShareOf(s)))
 	pos := int(s[fmtIndex]) - int(s[fmtBatchFirst])
 	for i := range fmtDepth(int(s[fmtBatchSize])) {
-		sib := s[fmtPath+32*i : fmtPath+32*i+32]
+		sib := s[fmtPath+16*i : fmtPath+16*i+16]
 		if pos&1 == 0 {
-			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), h[:], sib))
+			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), h[:16], sib))
 		} else {
-			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), sib, h[:]))
+			h = sha256.Sum256(slices.Concat([]byte("GFSSMS node"), sib, h[:16]))
 		}
 		pos >>= 1
 	}
-	return h[:]
+	return h[:16]
 }
 
 // fmtStatement is the batch statement of the share s, with its batch's
 // root: bytes 0…28, the generation, the batch's first index and size, the
 // key check, the public key, the root.
 func fmtStatement(s, root []byte) []byte {
-	return slices.Concat(s[:fmtIndex], s[fmtGeneration:fmtCommitment], s[fmtKeyCheck:fmtSignature], root)
+	return slices.Concat(s[:fmtIndex], s[fmtGeneration:fmtSignature], root)
 }
 
 // keyOfShares recovers the key of a split from threshold of its shares, as
@@ -113,16 +113,14 @@ func fmtSigningKey(key []byte) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(seed)
 }
 
-// reseal recomputes, as docs/FORMAT.md defines them, the commitment to
-// the key share of the share s, the signature under the signing key of
-// the split key key over the statement of the root that its leaf reaches
-// through its path (unchanged), its header CRC, every record tag under
-// the record key of key, and every record CRC. It does not touch the
-// public key or the key check. The shares of one batch whose leaves did
-// not change keep one root, so one statement.
+// reseal recomputes, as docs/FORMAT.md defines them, the signature of the
+// share s under the signing key of the split key key over the statement
+// of the root that its leaf (its key share) reaches through its path
+// (unchanged), its header CRC, every record tag under the record key of
+// key, and every record CRC. It does not touch the public key or the key
+// check. The shares of one batch whose leaves did not change keep one
+// root, so one statement.
 func reseal(s, key []byte) {
-	c := sha256.Sum256(append([]byte("GFSSMS key share"), fmtKeyShareOf(s)...))
-	copy(s[fmtCommitment:fmtKeyCheck], c[:16])
 	copy(s[fmtSignature:fmtPath], ed25519.Sign(fmtSigningKey(key), fmtStatement(s, fmtRoot(s))))
 	fmtRetag(s, key)
 	fixCRCsFromFormat(s)
@@ -955,7 +953,7 @@ func positionsOf(bad []BadShare) []int {
 // other fields, the key share and the records s's, every CRC recomputed.
 func fmtRebuild(s []byte, index, first, size byte, path [][]byte) []byte {
 	h := slices.Concat(s[:fmtIndex], []byte{index}, s[fmtGeneration:fmtBatchFirst], []byte{first, size},
-		s[fmtCommitment:fmtPath], slices.Concat(path...), fmtKeyShareOf(s), make([]byte, 4))
+		s[fmtKeyCheck:fmtPath], slices.Concat(path...), fmtKeyShareOf(s), make([]byte, 4))
 	out := append(h, s[fmtHeaderLen(s):]...)
 	fixCRCsFromFormat(out)
 	return out
@@ -965,7 +963,7 @@ func fmtRebuild(s []byte, index, first, size byte, path [][]byte) []byte {
 func fmtPathOf(s []byte) [][]byte {
 	var p [][]byte
 	for i := range fmtDepth(int(s[fmtBatchSize])) {
-		p = append(p, s[fmtPath+32*i:fmtPath+32*i+32])
+		p = append(p, s[fmtPath+16*i:fmtPath+16*i+16])
 	}
 	return p
 }

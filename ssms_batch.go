@@ -10,8 +10,8 @@ import (
 
 // This file signs SSMS headers a batch at a time (docs/FORMAT.md). A batch
 // is the shares one operation makes: a split, an extension, a refresh, a
-// share made again. Its indexes are a range [first, first+size), and its
-// shares' key share commitments are the leaves of a Merkle tree, one per
+// share made again. Its indexes are a range [first, first+size), and the
+// hashes of its shares' key shares are the leaves of a Merkle tree, one per
 // index of the range: every leaf is a function of the key polynomial, so
 // whoever knows it (the dealer, the lifecycle functions) can build the
 // tree again, and an index of the range that was never handed out costs
@@ -25,7 +25,7 @@ const (
 	labelLeaf = "GFSSMS leaf"
 	labelNode = "GFSSMS node"
 
-	// stmtSize is the length of a batch statement: header bytes 0…28,
+	// stmtSize is the length of a batch statement, 99 bytes: header bytes 0…28,
 	// the generation, the batch's first index and size, the key check,
 	// the public key and the root.
 	stmtSize = adSize + 4 + 2 + keyCheckSize + ed25519.PublicKeySize + nodeSize
@@ -50,28 +50,36 @@ func headerLenOf(b []byte) int {
 	return headerLen(int(b[hdrBatchSize]))
 }
 
-// A node is a node of a batch's Merkle tree.
+// A node is a node of a batch's Merkle tree: SHA-256, truncated to 128
+// bits, which keeps second preimages at about 2^128 work (docs/FORMAT.md).
 type node [nodeSize]byte
 
 // leafOf returns the leaf of the share of the given index whose key share
-// has the commitment c: SHA-256("GFSSMS leaf" ‖ index ‖ c).
-func leafOf(index int, c *[commitSize]byte) node {
-	var b [len(labelLeaf) + 1 + commitSize]byte
+// is y: SHA-256("GFSSMS leaf" ‖ index ‖ y)[0:16], in a time that depends
+// on no byte's value; its copy of y is cleared. The leaf may be treated
+// as public, as most leaves are, in their siblings' paths: y is a uniform
+// 256-bit value to anyone with fewer than threshold key shares, and the
+// leaf gives nothing towards it short of inverting SHA-256.
+func leafOf(index int, y *[keySize]byte) node {
+	var b [len(labelLeaf) + 1 + keySize]byte
 	n := copy(b[:], labelLeaf)
 	b[n] = byte(index)
-	copy(b[n+1:], c[:])
-	return sha256.Sum256(b[:])
+	copy(b[n+1:], y[:])
+	sum := sha256.Sum256(b[:])
+	clear(b[:])
+	return node(sum[:nodeSize])
 }
 
 // nodeOf returns the parent of the nodes l and r:
-// SHA-256("GFSSMS node" ‖ l ‖ r). The labels keep leaves and inner nodes
-// apart (their inputs differ in length too).
+// SHA-256("GFSSMS node" ‖ l ‖ r)[0:16]. The labels keep leaves and inner
+// nodes apart (their inputs differ in length too).
 func nodeOf(l, r *node) node {
 	var b [len(labelNode) + 2*nodeSize]byte
 	n := copy(b[:], labelNode)
 	copy(b[n:], l[:])
 	copy(b[n+nodeSize:], r[:])
-	return sha256.Sum256(b[:])
+	sum := sha256.Sum256(b[:])
+	return node(sum[:nodeSize])
 }
 
 // rootOf returns the root that the leaf at place pos of a tree reaches
@@ -108,17 +116,15 @@ func batchStatement(ad *[adSize]byte, gen uint32, first, size int, check *[keyCh
 // range [first, first+len(ys))) of a batch of the split whose common
 // fields are ad, of generation gen, signed with k: ys[p] is the key share
 // at index first+p, for every index of the range. It hashes each key share
-// once (its commitment), builds the tree, and signs once.
+// once (its leaf), builds the tree, and signs once.
 func (k *splitKeys) batchHeaders(ad *[adSize]byte, gen uint32, first int, ys [][]byte, want []int) [][]byte {
 	size := len(ys)
 	d := depth(size)
 	// The tree, level by level from the leaves, padded with zero nodes:
 	// 2^(d+1)−1 nodes.
 	tree := make([]node, 1<<(d+1)-1)
-	commits := make([][commitSize]byte, size)
 	for p, y := range ys {
-		commits[p] = commitmentOf((*[keySize]byte)(y))
-		tree[p] = leafOf(first+p, &commits[p])
+		tree[p] = leafOf(first+p, (*[keySize]byte)(y))
 	}
 	level, width := tree, 1<<d
 	for width > 1 {
@@ -140,7 +146,6 @@ func (k *splitKeys) batchHeaders(ad *[adSize]byte, gen uint32, first int, ys [][
 		h[hdrIndex] = byte(i)
 		binary.BigEndian.PutUint32(h[hdrGeneration:], gen)
 		h[hdrBatchFirst], h[hdrBatchSize] = byte(first), byte(size)
-		copy(h[hdrCommitment:hdrKeyCheck], commits[i-first][:])
 		copy(h[hdrKeyCheck:hdrPublicKey], k.check[:])
 		copy(h[hdrPublicKey:hdrSignature], k.pub[:])
 		copy(h[hdrSignature:hdrPath], sig)

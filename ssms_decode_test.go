@@ -147,8 +147,8 @@ func TestSSMSEveryByteForged(t *testing.T) {
 						if err != nil || !bytes.Equal(got, secret) || len(bad) != 1 || bad[0].Position != i {
 							t.Fatalf("%s: %s: %d bytes, %v, %v; want the secret and share %d named", where, name, len(got), bad, err, i)
 						}
-						// The split ID, the generation, the commitment, the
-						// key check, the public key: no other reason fits.
+						// The split ID, the generation, the key check,
+						// the public key: no other reason fits.
 						// A batch range no split writes is Damaged.
 						public := k >= hdrSplitID && k < hdrIndex || k >= hdrGeneration && k < hdrSignature
 						if h, _ := parseHeader(changed[i]); public && bad[0].Reason != Forged && (h != nil || k != hdrBatchFirst && k != hdrBatchSize) {

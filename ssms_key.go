@@ -22,8 +22,8 @@ type keyVar struct {
 
 // keyVars returns the distinct headers of shares, which are of one split
 // name and one set of parameters and sorted by index. Copies are found by
-// their index and public bytes (header.samePublic: the batch, commitment,
-// signature and path; a map of the signatures once an index has many
+// their index and public bytes (header.samePublic: the batch, signature
+// and path; a map of the signatures once an index has many
 // values, so that many copies cost linear time), and then their key shares
 // are compared in constant time: no memory is indexed by a key share.
 func keyVars(shares []*shareIn) []keyVar {

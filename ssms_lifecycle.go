@@ -363,7 +363,7 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 
 // RefreshSSMSHeaders returns new headers for the shares of an SSMS split
 // whose headers are given, in the same order: each of headers holds at
-// least the header of a share ([SSMSInfo.HeaderSize] bytes, at most 456;
+// least the header of a share ([SSMSInfo.HeaderSize] bytes, at most 312;
 // the rest, if any, is not read). A
 // share refreshed is its new header followed by its old records, unchanged:
 // the record checksums do not cover the key share. So a split of any size

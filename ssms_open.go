@@ -105,7 +105,7 @@ func (c *combiner) verifyAll() bool {
 
 // holds is h.signatureHolds, with one signature verification per
 // distinct batch statement (and signature): the shares of one batch, and
-// the copies of a header, cost the hashes of their paths and commitments,
+// the copies of a header, cost the hashes of their leaves and paths,
 // not a verification each. So does a batch of an outsider's, forged or
 // not: what they write costs one verification per statement they make.
 func (c *combiner) holds(h *header) bool { return h.signatureHolds(c.statementHolds) }
@@ -364,12 +364,11 @@ func settle(groups []*paramGroup, main *paramGroup, on []bool, n int) []*shareIn
 
 // headersAgree reports whether the headers of shares (by index) claim one
 // set of parameters, one public key and key check that give the split ID
-// and an AEAD the mode allows, and whether each key share gives its
-// commitment.
+// and an AEAD the mode allows.
 func headersAgree(shares []*shareIn) bool {
 	h := shares[0].hdr
 	for _, s := range shares {
-		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub || !s.hdr.committed() {
+		if s.hdr.ad != h.ad || s.hdr.check != h.check || s.hdr.pub != h.pub {
 			return false
 		}
 	}
@@ -428,7 +427,7 @@ func keySets(groups []*paramGroup, main *paramGroup, on []bool) [][]int {
 
 // unlockAgreeing is unlock for shares that all agree, which checks no
 // signature: one set of parameters, one public key and key check that give
-// the split ID, key shares that give their commitments, one value per index, a key from the first threshold
+// the split ID, one value per index, a key from the first threshold
 // indexes that gives the key check, and every key share on that key's
 // polynomial. Anything else and it returns false, having named no share.
 // What it accepts is what unlock would after checking the signatures,

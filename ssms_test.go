@@ -417,7 +417,7 @@ func forgeable(s []byte) []int {
 	// The signature's bytes are not among them: a header changed there
 	// alone still holds the genuine fields, and is named only once its
 	// signature is checked (TestSSMSSignatureOnly).
-	for k := hdrCommitment; k < hdrSignature; k++ {
+	for k := hdrKeyCheck; k < hdrSignature; k++ {
 		ks = append(ks, k)
 	}
 	for k := keyShareOff(s); k < crcOff(s); k++ {
@@ -789,7 +789,7 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
-	// SplitSSMS's doc: a header of 200 + 32·⌈log2 parts⌉ bytes and at most
+	// SplitSSMS's doc: a header of 184 + 16·⌈log2 parts⌉ bytes and at most
 	// 33 bytes per chunk (39 with AEAD 3) beyond 1/threshold of the secret.
 	for _, a := range []struct{ overhead, perChunk int }{{16, 33}, {aeadOverhead(aesGCMRandom), 39}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {
@@ -801,7 +801,7 @@ func TestSSMSShareSize(t *testing.T) {
 		for th := 2; th <= 255; th++ {
 			for _, n := range []int{0, 1, 17, defaultChunkSize - 1, defaultChunkSize, 5*defaultChunkSize + 1} {
 				chunks := max(1, (n+defaultChunkSize-1)/defaultChunkSize)
-				hdr := 200 + 32*bits.Len(uint(th-1))
+				hdr := 184 + 16*bits.Len(uint(th-1))
 				if size, bound := shareSize(n, th, th, defaultChunkSize, a.overhead), (n+th-1)/th+hdr+a.perChunk*chunks; size > bound {
 					t.Errorf("overhead %d, threshold %d, %d bytes: share of %d bytes, above %d", a.overhead, th, n, size, bound)
 				}
@@ -942,7 +942,7 @@ func TestInspectSSMS(t *testing.T) {
 		if err != nil {
 			t.Fatalf("share %d: %v", i, err)
 		}
-		if info.Threshold != 3 || info.Index != i || info.HeaderSize != 200+3*32 {
+		if info.Threshold != 3 || info.Index != i || info.HeaderSize != 184+3*16 {
 			t.Fatalf("share %d: %+v", i, info)
 		}
 		if i == 0 {

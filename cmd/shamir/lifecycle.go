@@ -744,8 +744,9 @@ where it points). Each folder is locked for the whole run, and another
 writer is refused, told which process holds it. Every new file is written
 whole under a temporary name (.shamir-….tmp) beside its old one, which is
 untouched; the plan is written as a journal in each folder
-(.shamir-ID.journal), and renaming the first one to .shamir-ID.committed
-is the commit point, once no file read is found changed; then the new
+(.shamir-ID.journal), and the line that ends the first one, once every
+folder is synced, is the commit point, once no file read is found
+changed; then the new
 files are renamed over the old ones, and the journals removed. Cut short
 (a kill, a power cut), it leaves a state that verify, combine and every
 command that changes shares recognise, saying which files are new and

@@ -18,8 +18,8 @@ reshare into a folder of shares, reprotect, attest manifest, or any of them
 with -manifest. Every such change is one transaction over every folder it
 touches (the share files, those that symbolic links point into, and the
 manifest): its new files are written whole beside the old ones, its plan
-is written as a journal (.shamir-ID.journal) in each folder, and renaming
-the first folder's journal to .shamir-ID.committed is its commit point.
+is written as a journal (.shamir-ID.journal) in each folder, and the
+"commit" line that ends the first folder's journal is its commit point.
 
 Stopped before the commit point, the old files are untouched: resume undoes
 the change, removing its new files and its journals. Stopped after it, the

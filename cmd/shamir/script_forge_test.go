@@ -20,21 +20,21 @@ import (
 // The offsets of an SSMS share (version 4, docs/FORMAT.md) that forge
 // rewrites.
 const (
-	forgeSplitID    = 13  // 16 bytes
-	forgeGeneration = 30  // 4 bytes; the end of the record CRCs' seed
-	forgeKeyCheck   = 52  // 16 bytes, then the 32-byte public key
-	forgeSignature  = 100 // 64 bytes, over the batch statement
+	forgeSplitID    = 13 // 16 bytes
+	forgeGeneration = 30 // 4 bytes; the end of the record CRCs' seed
+	forgeKeyCheck   = 36 // 16 bytes, then the 32-byte public key
+	forgeSignature  = 84 // 64 bytes, over the batch statement
 )
 
 // forgeHeaderCRC is where the header CRC of s is: the header's last 4
-// bytes. The header is 200 bytes and 32 more per level of its batch's
+// bytes. The header is 184 bytes and 16 more per level of its batch's
 // Merkle tree, ⌈log2 size⌉ levels, the batch size at byte 35.
 func forgeHeaderCRC(s []byte) int {
 	d := 0
 	for 1<<d < int(s[35]) {
 		d++
 	}
-	return 200 + 32*d - 4
+	return 184 + 16*d - 4
 }
 
 // cmdForge is the outsider's attack on a split: shares of a split of their

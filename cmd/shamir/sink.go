@@ -69,10 +69,10 @@ func (k *keptShare) Write(p []byte) (int, error) {
 func (k *keptShare) whole() bool { return k.n == int64(len(k.head)) }
 
 // ssmsHeadLen is enough of an SSMS share file for its header, the
-// longest: 200 bytes and 32 more per level of its batch's Merkle tree, up
+// longest: 184 bytes and 16 more per level of its batch's Merkle tree, up
 // to 8 (docs/FORMAT.md, format 4). shamir.SSMSInfo.HeaderSize is a given
 // share's.
-const ssmsHeadLen = 456
+const ssmsHeadLen = 312
 
 // openSinks starts the ways out of the shares of a split with options o:
 // their files in dir, through set. A split to Vault-format text without

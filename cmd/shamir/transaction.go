@@ -25,12 +25,19 @@ import (
 //     it read is still the file it read (the same file, size and time of
 //     last change).
 
+// testNoTransaction, set by BenchmarkRefresh5x1MiB (with
+// outfile.TestHookNoJournal), makes a change lock nothing, check nothing
+// and commit without a journal: what refresh costs without the
+// transaction, measured in the same process.
+var testNoTransaction bool
+
 // A change is the transaction of one run.
 type change struct {
 	command string
 	files   *outfile.Set
 	read    []readFile
-	after   []string // what was written, said once it is
+	after   []string        // what was written, said once it is
+	checked map[string]bool // the folders locked, and found with no change left unfinished
 }
 
 // A readFile is a file a run read, as it was when it read it.
@@ -42,7 +49,10 @@ type readFile struct {
 // newChange starts the transaction of the command named command; force
 // lets it replace existing files, as -f does.
 func newChange(command string, force bool) *change {
-	c := &change{command: command, files: outfile.New(force)}
+	c := &change{command: command, files: outfile.New(force), checked: map[string]bool{}}
+	if testNoTransaction {
+		return c
+	}
 	c.files.Journal(command)
 	c.files.BeforeCommit(c.unchanged)
 	return c
@@ -51,36 +61,41 @@ func newChange(command string, force bool) *change {
 // lock locks the folders the paths are in, or are (folders), and refuses
 // one where a change was left unfinished.
 func (c *change) lock(paths ...string) error {
+	if testNoTransaction {
+		return nil
+	}
 	var dirs []string
 	for _, p := range paths {
 		if p == "" || p == "-" {
 			continue
 		}
-		fi, err := os.Stat(p)
+		// A share file that is a symbolic link: its folder too. (A
+		// folder reached through a link is the same folder, and so the
+		// same lock.)
+		fi, err := os.Lstat(p)
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if fi, err = os.Stat(p); err != nil || !fi.IsDir() {
+				if r, err := filepath.EvalSymlinks(p); err == nil {
+					dirs = append(dirs, filepath.Dir(r))
+				}
+			}
+		}
 		switch {
 		case err == nil && fi.IsDir():
 			dirs = append(dirs, p)
 		case err == nil || errors.Is(err, os.ErrNotExist):
 			dirs = append(dirs, filepath.Dir(p))
 		}
-		// A share file that is a symbolic link: its folder too. (A
-		// folder reached through a link is the same folder, and so the
-		// same lock.)
-		if lfi, err := os.Lstat(p); err == nil && lfi.Mode()&os.ModeSymlink != 0 && (fi == nil || !fi.IsDir()) {
-			if r, err := filepath.EvalSymlinks(p); err == nil {
-				dirs = append(dirs, filepath.Dir(r))
-			}
-		}
 	}
-	seen := map[string]bool{}
 	for _, d := range dirs {
-		if seen[d] {
+		d = filepath.Clean(d)
+		if c.checked[d] {
 			continue
 		}
-		seen[d] = true
 		if _, err := os.Stat(d); err != nil {
 			continue // a folder to be made: locked at the commit
 		}
+		c.checked[d] = true
 		if err := outfile.Lock(d, c.command); err != nil {
 			return err
 		}
@@ -94,6 +109,9 @@ func (c *change) lock(paths ...string) error {
 // readShares locks the folders of the share files of set (those symbolic
 // links point into among them), and records each file as read.
 func (c *change) readShares(set *shareSet) error {
+	if testNoTransaction {
+		return nil
+	}
 	var paths []string
 	for _, s := range set.ssms {
 		if s.path != "" {
@@ -121,6 +139,9 @@ func (c *change) readShares(set *shareSet) error {
 
 // readAt records the file at path as read now.
 func (c *change) readAt(path string) {
+	if testNoTransaction {
+		return
+	}
 	if fi, err := os.Stat(path); err == nil {
 		c.read = append(c.read, readFile{path, fi})
 	}

@@ -15,7 +15,9 @@ import (
 // files are new and which old, and, in its hints, the one way on: finish
 // it if it passed its commit point, undo it if it did not, with shamir
 // resume or by hand. A change under way (its folder locked by another
-// process) is said to be so, with no advice.
+// process) is said to be so, with no advice; one still writing its new
+// files, before its plan, is not said at all: every old file is
+// untouched, and readers tell its new files by their names.
 func Interrupted(dir string) error {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -31,7 +33,7 @@ func Interrupted(dir string) error {
 		}
 		if !seen[p.id] {
 			seen[p.id] = true
-			errs = append(errs, describePlan(dir, p))
+			errs = append(errs, describePlan(dir, j, p))
 		}
 	}
 	for _, e := range ents {
@@ -103,11 +105,17 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-// describePlan tells what the plan p, found in the folder dir, left done
-// and undone, and the one way on.
-func describePlan(dir string, p *plan) error {
+// describePlan tells what the plan p, found in the folder dir in the
+// journal j, left done and undone, and the one way on.
+func describePlan(dir, j string, p *plan) error {
 	for _, f := range p.folders {
 		if who, ok := LockedBy(f); ok {
+			if p.torn {
+				// Its new files are being written, and its plan is
+				// not written yet: every old file is untouched, and
+				// the new ones are told apart by their names.
+				return nil
+			}
 			if !strings.HasPrefix(who, "process ") {
 				who += " (shamir " + p.command + ")"
 			}
@@ -116,9 +124,15 @@ func describePlan(dir string, p *plan) error {
 		}
 	}
 	// The primary's journal is the plan's reference.
-	committed := p.committed()
-	if pp, err := readPlan(journalName(p.folders[0], p.id, committed)); err == nil {
-		p = pp
+	p = p.reference(j)
+	committed := p.commit
+	resume := "shamir resume " + quote(display(p.folders[0]))
+	if p.torn {
+		tmps, js := p.leftBehind()
+		return withHints(fmt.Errorf("%s: shamir was stopped before the commit point of a change, before its journal %s held its plan: every old file is untouched%s",
+			quote(dir), quote(display(j)), pick(len(tmps) > 0, ", and its new files are not to be used: "+strings.Join(tmps, ", "), "")),
+			"undo it: "+resume,
+			"or by hand: remove "+strings.Join(append(tmps, js...), ", ")+pick(len(tmps)+len(js) > 1, " (the last one last)", ""))
 	}
 	var folders, lines, renames, removals []string
 	done, total := 0, 0
@@ -145,13 +159,11 @@ func describePlan(dir string, p *plan) error {
 		}
 	}
 	for i := len(p.folders) - 1; i >= 0; i-- {
-		j := journalName(p.folders[i], p.id, committed && i == 0)
-		if _, err := os.Lstat(j); err == nil {
+		if j := journalName(p.folders[i], p.id); p.hasJournal(i) {
 			removals = append(removals, quote(display(j)))
 		}
 	}
 	where := "in " + strings.Join(folders, " and ")
-	resume := "shamir resume " + quote(display(p.folders[0]))
 	if committed {
 		err := fmt.Errorf("%s: shamir %s was stopped after the commit point of its change %s, %d of %d files in place; new and old files do not go together:\n%s",
 			quote(dir), p.command, where, done, total, strings.Join(lines, "\n"))

@@ -1,13 +1,16 @@
 package outfile
 
 import (
-	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,29 +20,50 @@ import (
 // the share files of a refresh, those reached through symbolic links into
 // other folders, and the manifest. Its commit has one commit point:
 //
-//  1. every new file is written and synced under its temporary name
-//     (.shamir-RANDOM.tmp) beside the file it replaces, which is
-//     untouched;
+//  1. in each folder, the journal .shamir-ID.journal is made before the
+//     first new file, holding the beginning of the plan (the folders
+//     known: see journalFor), and every new file is written under a
+//     temporary name after it (.shamir-ID-RANDOM.tmp) beside the file it
+//     replaces, which is untouched: a file a stopped change left is
+//     always one its journal answers for;
 //  2. the plan (every folder, and in each the temporary name and the
-//     file's name) is written and synced as .shamir-ID.journal in the
-//     first folder of the set, the primary, then in each of the others,
-//     and the folders are synced;
-//  3. the commit point: the primary's journal is renamed to
-//     .shamir-ID.committed, and its folder synced;
+//     file's name) is written over it, in one write each, in the first
+//     folder of the set, the primary, then in each of the others, each
+//     ending with a line of spaces, room for the commit line; the others'
+//     journals are synced, then every folder, which makes the names of the
+//     new files and of the journals durable, then every new file;
+//  3. the commit point: the line "commit" and the SHA-256 of the plan
+//     above it is written over the room in the primary's journal, and
+//     that journal is synced;
 //  4. each new file is renamed over its old one, and the folders synced;
-//  5. the journals in the other folders are removed, then the primary's.
+//  5. the journals in the other folders are removed (and their folders
+//     synced), then the primary's.
 //
 // So a run stopped anywhere (a kill, a power cut) leaves either
 //
 //   - no journal: nothing was changed, or the change is whole (step 5
-//     removes the primary's last); at most temporary files are left, which
-//     every reader ignores;
-//   - a journal and no .committed in the primary folder: stopped before
-//     the commit point, every old file is untouched; undoing it (removing
-//     the temporary files and the journals) is the only way on;
-//   - the primary's .committed: stopped after it, every new file is whole;
-//     finishing it (renaming the temporary files that are left, then
-//     removing the journals) is the only way on.
+//     removes the primary's last);
+//   - journals, and none in the primary folder that ends with its commit
+//     line (the journal is missing there, or without that line, or holds
+//     only the beginning of the plan, or, cut by a power cut, less):
+//     stopped before the commit point, every old file is untouched;
+//     undoing it (removing the temporary files, those the plan names and
+//     those named after the journal, and the journals) is the only way on;
+//   - the primary's journal whole, with its commit line: stopped after it,
+//     every new file is whole, its name durable (step 2 synced the
+//     folders before the line was written), and each is either under its
+//     temporary name or in place; finishing it (renaming the temporary
+//     files that are left, then removing the journals) is the only way on.
+//
+// The commit point costs two syncs beyond those of the files themselves
+// and of their folders after the renames (which any replacement makes):
+// the folders' at step 2 and the primary journal's at step 3. Neither can
+// go: without the first, a power cut could keep the commit line and lose
+// the name of a new file; without the second, keep a renamed file and
+// lose the commit line. Both are cheap: the first is made before the new
+// files' own syncs, whose blocks it commits with the journals' (on ext4),
+// and the second rewrites one block of a file whose size and blocks it
+// does not change, with no record of the file system's to commit.
 //
 // Interrupted tells which, for a folder, with every folder the run
 // touched; Resume carries it out. The lock of every folder (Lock) is held
@@ -49,7 +73,18 @@ import (
 // file of the set (see above), for the command named command. Files whose
 // destination exists are replaced only with force or ReplaceInPlace, as
 // without a journal.
-func (s *Set) Journal(command string) { s.journal = command }
+func (s *Set) Journal(command string) {
+	if !TestHookNoJournal {
+		s.journal = command
+	}
+}
+
+// TestHookNoJournal, set, makes sets commit without a journal, each file
+// renamed over its old one and the folders synced, as a set without one
+// does: it is for the benchmark that measures what the journal costs, and
+// for nothing else, since a run stopped in such a commit can leave new and
+// old files that do not go together, and nothing says so.
+var TestHookNoJournal bool
 
 // BeforeCommit makes Commit call check once every folder of the set is
 // locked, before the commit point: a check that the files the run read are
@@ -85,9 +120,10 @@ func step(op, path string) {
 
 const (
 	extJournal   = ".journal"
-	extCommitted = ".committed"
+	extCommitted = ".committed" // a journal's name after its commit point, in development versions of shamir
 	extLock      = ".lock"
-	journalMagic = "shamir journal 1"
+	journalMagic = "shamir journal 2"
+	commitWord   = "commit"
 )
 
 // A plan is what a journal holds: the folders of a commit, the primary
@@ -97,21 +133,47 @@ type plan struct {
 	command string
 	folders []string
 	renames [][]rename // per folder
+	commit  bool       // the journal ends with its commit line
+	torn    bool       // the journal was cut short by a power cut, or is empty: it holds no plan
 }
 
 // A rename is one file of a plan: base names in one folder.
 type rename struct{ tmp, dest string }
 
-// journalName returns the name of the journal of plan id in dir, before
-// or after (committed) the commit point.
-func journalName(dir, id string, committed bool) string {
-	return filepath.Join(dir, namePrefix+id+pick(committed, extCommitted, extJournal))
+// journalName returns the name of the journal of plan id in dir.
+func journalName(dir, id string) string {
+	return filepath.Join(dir, namePrefix+id+extJournal)
 }
 
+// body returns the plan as its journal holds it, without the commit line.
+func (p *plan) body() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\ncommand %s\n", journalMagic, strconv.Quote(p.command))
+	for i, dir := range p.folders {
+		fmt.Fprintf(&b, "folder %s\n", strconv.Quote(dir))
+		for _, r := range p.renames[i] {
+			fmt.Fprintf(&b, "rename %s %s\n", strconv.Quote(r.tmp), strconv.Quote(r.dest))
+		}
+	}
+	return b.Bytes()
+}
+
+// commitLine returns the commit line of a journal whose plan is body.
+func commitLine(body []byte) []byte {
+	sum := sha256.Sum256(body)
+	return []byte(commitWord + " " + hex.EncodeToString(sum[:]) + "\n")
+}
+
+// room is the last line of a journal before its commit point: spaces, as
+// long as the commit line that is written over it, so that the commit
+// changes neither the journal's size nor its blocks, and its sync writes
+// one block, with no change to the file system's own records.
+var room = append(bytes.Repeat([]byte(" "), len(commitLine(nil))-1), '\n')
+
 // commitJournal is Commit for a set with a journal. It is called with
-// every file written, synced and closed.
+// every file written, and syncs and closes them.
 func (s *Set) commitJournal() error {
-	p := &plan{id: strings.TrimPrefix(newName("", ""), namePrefix), command: s.journal}
+	p := &plan{id: s.id, command: s.journal}
 	index := map[string]int{}
 	for _, f := range s.pending {
 		if f.tmp == "" {
@@ -131,7 +193,7 @@ func (s *Set) commitJournal() error {
 		p.renames[i] = append(p.renames[i], rename{filepath.Base(f.tmp), filepath.Base(f.target)})
 	}
 	if len(p.folders) == 0 {
-		return nil
+		return s.syncAll()
 	}
 	for _, dir := range p.folders {
 		if err := Lock(dir, s.journal); err != nil {
@@ -158,31 +220,62 @@ func (s *Set) commitJournal() error {
 		}
 	}
 	// Step 2: the journals, the primary's first, so that one in another
-	// folder always has it to go by.
-	var written []string
+	// folder always has it to go by; then the others' synced, then the
+	// folders. Each was made, with the beginning of the plan, before the
+	// first new file in its folder (journalFor).
+	body := p.body()
+	var written []*os.File
 	for _, dir := range p.folders {
-		j := journalName(dir, p.id, false)
-		if err := writePlan(j, p); err != nil {
-			for _, w := range written {
-				os.Remove(w)
-			}
+		f := s.journals[dir]
+		if f == nil {
+			return fmt.Errorf("cannot write the journal in %s: no journal was made there", quote(dir))
+		}
+		if err := writePlan(f, body); err != nil {
 			return err
 		}
-		written = append(written, j)
+		written = append(written, f)
+		startWriteback(f)
+	}
+	for _, f := range written[1:] {
+		step("sync journal", f.Name())
+		if err := datasync(f); err != nil {
+			return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(f.Name())), unwrap(err))
+		}
+	}
+	for _, dir := range p.folders {
 		step("sync folder", dir)
 		syncDir(dir)
 	}
+	// The new files' data, which is on its way already: the order of
+	// these syncs and the folders' does not matter, so long as all are
+	// done before the commit line is written. (On Linux's ext4, the
+	// folder's sync commits every new file's blocks at once, and each of
+	// these then only waits for the disk.)
+	if err := s.syncAll(); err != nil {
+		return err
+	}
 	// Step 3: the commit point.
-	primary := p.folders[0]
-	step("commit", journalName(primary, p.id, false))
-	if err := os.Rename(journalName(primary, p.id, false), journalName(primary, p.id, true)); err != nil {
-		for _, w := range written {
-			os.Remove(w)
-		}
+	primary, pj := p.folders[0], written[0]
+	step("commit", pj.Name())
+	_, err := pj.WriteAt(commitLine(body), int64(len(body)))
+	if err == nil {
+		step("sync journal", pj.Name())
+		err = datasync(pj)
+	}
+	if err != nil {
+		// Whether the line reached the disk is not known: the primary's
+		// journal goes first, so that no commit line outlives the
+		// removal of a new file. (Commit's abort removes the rest.)
+		os.Remove(pj.Name())
+		syncDir(primary)
 		return fmt.Errorf("cannot commit the change in %s: %v", quote(primary), unwrap(err))
 	}
-	step("sync folder", primary)
-	syncDir(primary)
+	// Past the commit point, the journals are the plan's, no longer the
+	// set's to remove.
+	for _, f := range s.journals {
+		f.Close()
+	}
+	s.journals, s.jorder = nil, nil
 	// Steps 4 and 5. The files are all whole: what fails now is finished
 	// by Resume.
 	if err := p.finish(); err != nil {
@@ -210,39 +303,21 @@ func display(dir string) string {
 	return dir
 }
 
-// writePlan writes the journal p at path, and syncs it.
-func writePlan(path string, p *plan) error {
-	step("write journal", path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(path)), unwrap(err))
-	}
-	w := bufio.NewWriter(f)
-	fmt.Fprintf(w, "%s\ncommand %s\n", journalMagic, strconv.Quote(p.command))
-	for i, dir := range p.folders {
-		fmt.Fprintf(w, "folder %s\n", strconv.Quote(dir))
-		for _, r := range p.renames[i] {
-			fmt.Fprintf(w, "rename %s %s\n", strconv.Quote(r.tmp), strconv.Quote(r.dest))
-		}
-	}
-	err = w.Flush()
-	if err == nil {
-		step("sync journal", path)
-		err = f.Sync()
-	}
-	if e := f.Close(); err == nil {
-		err = e
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(path)), unwrap(err))
+// writePlan writes the journal body into the empty journal f, and the
+// room for its commit line, in one write, unsynced.
+func writePlan(f *os.File, body []byte) error {
+	step("write journal", f.Name())
+	if _, err := f.WriteAt(append(body[:len(body):len(body)], room...), 0); err != nil {
+		return fmt.Errorf("cannot write the journal in %s: %v", quote(filepath.Dir(f.Name())), unwrap(err))
 	}
 	return nil
 }
 
 // finish carries out a committed plan from where it stopped: the
 // temporary files left are renamed into place, then the journals removed,
-// the primary's last.
+// the primary's last. A temporary file that is not there was renamed
+// already: past the commit point, the name of each is durable (step 2),
+// and only its rename takes it away.
 func (p *plan) finish() error {
 	for i, dir := range p.folders {
 		if !p.hasJournal(i) {
@@ -250,36 +325,78 @@ func (p *plan) finish() error {
 		}
 		for _, r := range p.renames[i] {
 			tmp := filepath.Join(dir, r.tmp)
-			if _, err := os.Lstat(tmp); errors.Is(err, fs.ErrNotExist) {
-				continue // renamed already
-			}
 			step("rename", tmp)
-			if err := os.Rename(tmp, filepath.Join(dir, r.dest)); err != nil {
+			if err := os.Rename(tmp, filepath.Join(dir, r.dest)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("cannot move the new %s into place: %v", quote(filepath.Join(dir, r.dest)), unwrap(err))
 			}
 		}
 		step("sync folder", dir)
 		syncDir(dir)
 	}
-	return p.removeJournals(true)
+	return p.removeJournals()
 }
 
 // undo removes what a plan stopped before its commit point made: the
-// temporary files, then the journals, the primary's last.
+// temporary files, those its journal names and those named after it (made
+// before the journal held the plan), then the journals, the primary's
+// last.
 func (p *plan) undo() error {
-	for i, dir := range p.folders {
+	for i := range p.folders {
 		if !p.hasJournal(i) {
 			continue // done already, or not of this change
 		}
-		for _, r := range p.renames[i] {
-			tmp := filepath.Join(dir, r.tmp)
+		for _, tmp := range p.temps(i) {
 			step("unlink", tmp)
 			if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return pathError(err)
 			}
 		}
 	}
-	return p.removeJournals(false)
+	return p.removeJournals()
+}
+
+// temps returns the temporary files of the plan in its folder i: those its
+// journal names, and those there named after its ID.
+func (p *plan) temps(i int) []string {
+	var tmps []string
+	seen := map[string]bool{}
+	for _, r := range p.renames[i] {
+		seen[r.tmp] = true
+		tmps = append(tmps, filepath.Join(p.folders[i], r.tmp))
+	}
+	ents, _ := os.ReadDir(p.folders[i])
+	for _, e := range ents {
+		if n := e.Name(); !seen[n] && p.names(n) {
+			tmps = append(tmps, filepath.Join(p.folders[i], n))
+		}
+	}
+	return tmps
+}
+
+// leftBehind returns, quoted for a message, the temporary files of the
+// plan in every folder that holds its journal, and those journals, the
+// primary's last: what undoing it removes.
+func (p *plan) leftBehind() (tmps, journals []string) {
+	for i := range p.folders {
+		if p.hasJournal(i) {
+			for _, t := range p.temps(i) {
+				tmps = append(tmps, quote(display(t)))
+			}
+		}
+	}
+	for i := len(p.folders) - 1; i >= 0; i-- {
+		if p.hasJournal(i) {
+			journals = append(journals, quote(display(journalName(p.folders[i], p.id))))
+		}
+	}
+	return tmps, journals
+}
+
+// names reports whether name is that of a temporary file of the plan:
+// .shamir-ID-RANDOM.tmp.
+func (p *plan) names(name string) bool {
+	rest, ok := strings.CutPrefix(name, namePrefix+p.id+"-")
+	return ok && strings.HasSuffix(rest, extTmp) && IsLeftover(name)
 }
 
 // hasJournal reports whether the folder i of p holds a journal of it. A
@@ -288,19 +405,14 @@ func (p *plan) undo() error {
 // folder that does not say it is part of it: a journal planted in one
 // folder renames or removes nothing in another.
 func (p *plan) hasJournal(i int) bool {
-	for _, committed := range []bool{false, true} {
-		if _, err := os.Lstat(journalName(p.folders[i], p.id, committed)); err == nil {
-			return true
-		}
-	}
-	return false
+	_, err := os.Lstat(journalName(p.folders[i], p.id))
+	return err == nil
 }
 
-// removeJournals removes the journals of p, the primary's (committed or
-// not) last.
-func (p *plan) removeJournals(committed bool) error {
+// removeJournals removes the journals of p, the primary's last.
+func (p *plan) removeJournals() error {
 	for i := len(p.folders) - 1; i >= 0; i-- {
-		j := journalName(p.folders[i], p.id, i == 0 && committed)
+		j := journalName(p.folders[i], p.id)
 		step("unlink", j)
 		if err := os.Remove(j); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return pathError(err)
@@ -323,7 +435,10 @@ func (p *plan) removeJournals(committed bool) error {
 const maxJournal = 1 << 20
 
 // readPlan reads the journal at path. Its names are base names in folders
-// given by absolute paths: anything else is not a journal a set wrote.
+// given by absolute paths: anything else is not a journal a set wrote,
+// except one cut short: empty, or a part of a journal followed by nothing
+// or by zero bytes, as a power cut can leave one written but not synced
+// (step 2), which is read as a torn plan of the folder it is in.
 func readPlan(path string) (*plan, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -338,19 +453,78 @@ func readPlan(path string) (*plan, error) {
 	if len(data) > maxJournal {
 		return nil, bad
 	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if len(lines) < 3 || lines[0] != journalMagic {
-		return nil, bad
+	id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), namePrefix), extJournal)
+	// Its last line is the room kept for the commit line, or the commit
+	// line written over it. Anything else was cut short by a power cut
+	// (before step 2's sync, or step 3's: a commit line that was not
+	// written whole, or does not match the plan), or is not a journal.
+	body, whole, commit := data, false, false
+	if n := len(data) - len(room); n >= 0 {
+		switch last := data[n:]; {
+		case bytes.Equal(last, room):
+			body, whole = data[:n], true
+		case bytes.Equal(last, commitLine(data[:n])):
+			body, whole, commit = data[:n], true, true
+		}
 	}
-	base := filepath.Base(path)
-	id := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(base, namePrefix), extJournal), extCommitted)
-	p := &plan{id: id}
+	if whole {
+		p, ok := parsePlan(body, false)
+		if !ok {
+			return nil, bad
+		}
+		p.id, p.commit = id, commit
+		return p, nil
+	}
+	if pp, ok := parsePlan(bytes.TrimRight(data, "\x00"), true); ok {
+		p := tornPlan(path, id)
+		// The beginning of a plan names the folders known when it was
+		// cut: the primary's first, and this one among them.
+		if pp != nil && len(pp.folders) > 0 && slices.Contains(pp.folders, p.folders[0]) {
+			p.folders, p.renames = pp.folders, make([][]rename, len(pp.folders))
+		}
+		return p, nil
+	}
+	if n := len(data) - len(room); n >= 0 {
+		if _, ok := parsePlan(data[:n], false); ok {
+			return tornPlan(path, id), nil
+		}
+	}
+	return nil, bad
+}
+
+// tornPlan returns the plan of a journal cut short: nothing is known of it
+// but that it was stopped before its commit point, in its folder.
+func tornPlan(path, id string) *plan {
+	dir, _ := filepath.Abs(filepath.Dir(path))
+	return &plan{id: id, folders: []string{dir}, renames: [][]rename{nil}, torn: true}
+}
+
+// parsePlan parses the plan of a journal without its commit line. With
+// prefix, it reports instead whether data is the beginning of one: its
+// whole lines valid, its last one maybe cut.
+func parsePlan(data []byte, prefix bool) (*plan, bool) {
+	text := string(data)
+	if prefix {
+		i := strings.LastIndexByte(text, '\n')
+		last := text[i+1:]
+		text = text[:i+1]
+		if text == "" {
+			return nil, strings.HasPrefix(journalMagic+"\n", last)
+		}
+	} else if !strings.HasSuffix(text, "\n") {
+		return nil, false
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if lines[0] != journalMagic || !prefix && len(lines) < 3 {
+		return nil, false
+	}
+	p := &plan{}
 	for _, line := range lines[1:] {
 		word, rest, _ := strings.Cut(line, " ")
 		args, ok := quotedArgs(rest)
 		switch {
 		case !ok:
-			return nil, bad
+			return nil, false
 		case word == "command" && len(args) == 1 && p.command == "":
 			p.command = args[0]
 		case word == "folder" && len(args) == 1 && filepath.IsAbs(args[0]) && filepath.Clean(args[0]) == args[0]:
@@ -359,13 +533,10 @@ func readPlan(path string) (*plan, error) {
 		case word == "rename" && len(args) == 2 && len(p.folders) > 0 && isBase(args[0]) && isBase(args[1]) && IsLeftover(args[0]):
 			p.renames[len(p.folders)-1] = append(p.renames[len(p.folders)-1], rename{args[0], args[1]})
 		default:
-			return nil, bad
+			return nil, false
 		}
 	}
-	if len(p.folders) == 0 {
-		return nil, bad
-	}
-	return p, nil
+	return p, prefix || len(p.folders) > 0
 }
 
 // quotedArgs splits s into Go-quoted strings separated by spaces.
@@ -388,15 +559,26 @@ func isBase(name string) bool {
 	return name != "" && name != "." && name != ".." && name == filepath.Base(name) && !strings.ContainsRune(name, '/')
 }
 
-// committed reports whether the plan passed its commit point: its primary
-// folder holds its .committed journal.
-func (p *plan) committed() bool {
-	_, err := os.Lstat(journalName(p.folders[0], p.id, true))
-	return err == nil
+// reference returns the plan as the primary folder's journal tells it:
+// that journal, read again if p was read elsewhere (it has the whole plan,
+// as the others do, and says whether the commit point was passed). Without
+// it, or with one cut short, it is p, before its commit point.
+func (p *plan) reference(path string) *plan {
+	j := journalName(p.folders[0], p.id)
+	if p.torn || j == path {
+		return p
+	}
+	pp, err := readPlan(j)
+	if err != nil || pp.torn {
+		q := *p
+		q.commit = false
+		return &q
+	}
+	return pp
 }
 
 // journalsIn returns the journals in the folder dir: the names of the
-// .shamir-ID.journal and .shamir-ID.committed files.
+// .shamir-ID.journal files.
 func journalsIn(dir string) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -409,7 +591,7 @@ func journalsIn(dir string) []string {
 func journalsAmong(dir string, ents []os.DirEntry) []string {
 	var js []string
 	for _, e := range ents {
-		if n := e.Name(); IsLeftover(n) && (strings.HasSuffix(n, extJournal) || strings.HasSuffix(n, extCommitted)) {
+		if n := e.Name(); IsLeftover(n) && strings.HasSuffix(n, extJournal) {
 			js = append(js, filepath.Join(dir, n))
 		}
 	}
@@ -440,17 +622,21 @@ func Resume(dir, command string) ([]string, error) {
 				return did, err
 			}
 		}
-		// The primary's journal has the whole plan, as the others do;
-		// it is read again in case this one is damaged.
-		if pp, err := readPlan(journalName(p.folders[0], p.id, p.committed())); err == nil {
-			p = pp
-		}
-		if p.committed() {
+		p = p.reference(j)
+		switch {
+		case p.commit:
 			if err := p.finish(); err != nil {
 				return did, err
 			}
 			did = append(did, fmt.Sprintf("finished the change of shamir %s (it had passed its commit point): %s", p.command, p.files(true)))
-		} else {
+		case p.torn:
+			tmps, js := p.leftBehind()
+			if err := p.undo(); err != nil {
+				return did, err
+			}
+			did = append(did, fmt.Sprintf("undid a change stopped before its commit point, before its journal held its plan: removed %s",
+				strings.Join(append(tmps, js...), ", ")))
+		default:
 			if err := p.undo(); err != nil {
 				return did, err
 			}

@@ -20,12 +20,13 @@ import (
 //
 // The lock is an flock(2) on the folder itself (not on a file in it, which
 // could be removed or replaced under it), taken without waiting: a second
-// writer is refused at once, and told who holds it. Who holds it is
-// written, once the lock is taken, to the file lockInfo in the folder
-// (".shamir-writer.lock": "process PID (shamir COMMAND)"), removed when
-// the lock is released; one a killed run left is ignored, and overwritten
-// by the next writer. The kernel releases the lock itself when the process
-// ends, however it ends.
+// writer is refused at once, and told who holds it: "process PID (shamir
+// COMMAND)". On Linux the kernel's list of locks (/proc/locks) names the
+// process, and its command line the command. Elsewhere the writer writes
+// it, once the lock is taken, to the file lockInfo in the folder
+// (".shamir-writer.lock"), removed when the lock is released; one a killed
+// run left is ignored, and overwritten by the next writer. The kernel
+// releases the lock itself when the process ends, however it ends.
 //
 // Where flock is not available (not unix), Lock does nothing.
 
@@ -62,19 +63,40 @@ var locks struct {
 	command string              // the command that holds them, for lockInfo
 	held    map[string]*os.File // by the folder's resolved path
 	info    map[string]string   // the lockInfo files written
+	keys    map[string]string   // lockKey of the folders held, by the names given
 }
 
 // lockKey is the name a folder's lock is kept under: its path with every
 // symbolic link resolved, so that one folder reached two ways is locked
 // once.
 func lockKey(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = r
+	locks.Lock()
+	key, ok := locks.keys[dir]
+	if locks.held[dir] != nil {
+		// A key itself: absolute, and resolved already.
+		key, ok = dir, true
 	}
-	if a, err := filepath.Abs(dir); err == nil {
-		dir = a
+	locks.Unlock()
+	if ok {
+		return key
 	}
-	return dir
+	key = dir
+	if r, err := filepath.EvalSymlinks(key); err == nil {
+		key = r
+	}
+	if a, err := filepath.Abs(key); err == nil {
+		key = a
+	}
+	return key
+}
+
+// heldDir returns the open folder dir if the run holds its lock, else nil:
+// what syncDir syncs, rather than open it again.
+func heldDir(dir string) *os.File {
+	key := lockKey(dir)
+	locks.Lock()
+	defer locks.Unlock()
+	return locks.held[key]
 }
 
 // Lock takes, for the rest of the run, the exclusive lock of the folder
@@ -86,11 +108,13 @@ func Lock(dir, command string) error {
 	locks.Lock()
 	defer locks.Unlock()
 	if locks.held[key] != nil {
+		locks.keys[dir] = key
 		return nil
 	}
 	if locks.held == nil {
 		locks.held = map[string]*os.File{}
 		locks.info = map[string]string{}
+		locks.keys = map[string]string{}
 	}
 	f, err := os.Open(key)
 	if err != nil {
@@ -107,16 +131,23 @@ func Lock(dir, command string) error {
 			"wait until it ends, then run this again: its change would otherwise be mixed with this one")
 	}
 	locks.held[key] = f
-	info := filepath.Join(key, lockInfo)
-	who := fmt.Sprintf("process %d (shamir %s)\n", os.Getpid(), command)
-	if os.WriteFile(info, []byte(who), 0o600) == nil {
-		locks.info[key] = info
+	locks.keys[dir] = key
+	if writeLockInfo {
+		info := filepath.Join(key, lockInfo)
+		who := fmt.Sprintf("process %d (shamir %s)\n", os.Getpid(), command)
+		if os.WriteFile(info, []byte(who), 0o600) == nil {
+			locks.info[key] = info
+		}
 	}
 	return nil
 }
 
-// holder says who holds the lock of the folder key, as its lockInfo says.
+// holder says who holds the lock of the folder key, as the kernel (on
+// Linux) or its lockInfo says.
 func holder(key string) string {
+	if !writeLockInfo {
+		return kernelHolder(key)
+	}
 	b, err := os.ReadFile(filepath.Join(key, lockInfo))
 	if err != nil || len(b) > 200 {
 		return ""
@@ -166,5 +197,5 @@ func Unlock() {
 		}
 		f.Close()
 	}
-	locks.held, locks.info = nil, nil
+	locks.held, locks.info, locks.keys = nil, nil, nil
 }

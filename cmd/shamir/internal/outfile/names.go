@@ -63,10 +63,15 @@ func newName(dir, ext string) string {
 	return filepath.Join(dir, namePrefix+randomName.EncodeToString(b)+ext)
 }
 
-// createTemp creates a new temporary file, mode 0600, in dir.
-func createTemp(dir string) (*os.File, string, error) {
+// createTemp creates a new temporary file, mode 0600, in dir. With an id
+// (that of a set's journal), its name is .shamir-ID-RANDOM.tmp: the
+// journal's, whatever becomes of it (see Set.Journal).
+func createTemp(dir, id string) (*os.File, string, error) {
 	for try := 0; ; try++ {
 		name := newName(dir, extTmp)
+		if id != "" {
+			name = filepath.Join(dir, namePrefix+id+"-"+strings.TrimPrefix(filepath.Base(name), namePrefix))
+		}
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
 			return f, name, nil

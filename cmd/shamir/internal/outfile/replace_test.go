@@ -237,21 +237,50 @@ func TestReadPlan(t *testing.T) {
 	dir := t.TempDir()
 	good := journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\n"
 	p := filepath.Join(dir, ".shamir-id.journal")
-	os.WriteFile(p, []byte(good), 0o600)
-	if pl, err := readPlan(p); err != nil || pl.id != "id" || pl.command != "refresh" || len(pl.folders) != 1 || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) {
+	os.WriteFile(p, []byte(good+string(room)), 0o600)
+	if pl, err := readPlan(p); err != nil || pl.id != "id" || pl.command != "refresh" || len(pl.folders) != 1 || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) || pl.commit || pl.torn {
 		t.Fatalf("readPlan: %+v, %v", pl, err)
 	}
-	for _, bad := range []string{
+	// With its commit line over the room, it is committed; cut short by
+	// a power cut (empty, a part of it, zeros after, a commit line not
+	// written whole or that does not match), it is a torn plan of its
+	// folder, before its commit point.
+	commit := string(commitLine([]byte(good)))
+	os.WriteFile(p, []byte(good+commit), 0o600)
+	if pl, err := readPlan(p); err != nil || !pl.commit || pl.torn || pl.renames[0][0] != (rename{".shamir-x.tmp", "s.1"}) {
+		t.Fatalf("readPlan of a committed journal: %+v, %v", pl, err)
+	}
+	for _, torn := range []string{
 		"",
-		"shamir journal 2\ncommand \"r\"\nfolder \"/a\"\n",
-		journalMagic + "\ncommand \"r\"\nfolder \"a\"\n",
-		journalMagic + "\ncommand \"r\"\nfolder \"/a/../b\"\n",
-		journalMagic + "\ncommand \"r\"\nrename \".shamir-x.tmp\" \"s\"\n",
+		"shamir jou",
+		good,
+		good[:len(good)-3],
+		good[:30] + "\x00\x00\x00\x00",
+		"\x00\x00\x00\x00",
+		good + string(room[:10]),
+		good + commit[:20] + string(room[20:]),
+		good + string(room[:20]) + commit[20:],
+		strings.Replace(good, "s.1", "s.2", 1) + commit,
+	} {
+		os.WriteFile(p, []byte(torn), 0o600)
+		if pl, err := readPlan(p); err != nil || !pl.torn || pl.commit || len(pl.folders) != 1 || pl.folders[0] != dir || len(pl.renames[0]) != 0 {
+			t.Errorf("readPlan(%q) = %+v, %v; want a torn plan", torn, pl, err)
+		}
+	}
+	for _, bad := range []string{
+		"shamir journal 1\ncommand \"r\"\nfolder \"/a\"\n" + string(room),
+		"not a journal\n",
+		"\x00\x00x",
+		journalMagic + "\ncommand \"r\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\nfolder \"a\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\nfolder \"/a/../b\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\nrename \".shamir-x.tmp\" \"s\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \"s.1\" \"s.2\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"../s\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s\" \"t\"\n" + string(room),
+		journalMagic + "\ncommand r\nfolder \"/a\"\n" + string(room),
+		journalMagic + "\ncommand \"r\"\ncommand \"s\"\nfolder \"/a\"\n" + string(room),
 		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \"s.1\" \"s.2\"\n",
-		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"../s\"\n",
-		journalMagic + "\ncommand \"r\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s\" \"t\"\n",
-		journalMagic + "\ncommand r\nfolder \"/a\"\n",
-		journalMagic + "\ncommand \"r\"\ncommand \"s\"\nfolder \"/a\"\n",
 		strings.Repeat("x", maxJournal+1),
 	} {
 		os.WriteFile(p, []byte(bad), 0o600)
@@ -262,7 +291,7 @@ func TestReadPlan(t *testing.T) {
 }
 
 func FuzzReadPlan(f *testing.F) {
-	f.Add([]byte(journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\nfolder \"/b\"\n"))
+	f.Add([]byte(journalMagic + "\ncommand \"refresh\"\nfolder \"/a\"\nrename \".shamir-x.tmp\" \"s.1\"\nfolder \"/b\"\n" + string(room)))
 	dir := f.TempDir()
 	p := filepath.Join(dir, ".shamir-id.journal")
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -292,7 +321,7 @@ func TestJournalPlantedElsewhere(t *testing.T) {
 	os.WriteFile(filepath.Join(b, "victim"), []byte("share"), 0o600)
 	os.WriteFile(filepath.Join(b, ".shamir-leftover.tmp"), []byte("other"), 0o600)
 	plan := fmt.Sprintf("%s\ncommand \"refresh\"\nfolder %q\nfolder %q\nrename \".shamir-leftover.tmp\" \"victim\"\n", journalMagic, a, b)
-	os.WriteFile(filepath.Join(a, ".shamir-planted.committed"), []byte(plan), 0o600)
+	os.WriteFile(filepath.Join(a, ".shamir-planted.journal"), append([]byte(plan), commitLine([]byte(plan))...), 0o600)
 	if _, err := Resume(a, "resume"); err != nil {
 		t.Fatal(err)
 	}

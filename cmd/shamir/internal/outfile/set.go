@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -37,6 +38,14 @@ type Set struct {
 	pending []*file       // created, not yet committed
 	placed  []*file       // moved into place by a commit not yet finished
 	dirs    []string      // folders made, outermost first
+
+	// With a journal: its ID, and in each folder a new file goes into
+	// (by absolute path) the journal, created, empty, before the first
+	// of them (see Journal).
+	id       string
+	journals map[string]*os.File
+	jorder   []string // the folders of journals, in the order made
+	jlen     int      // the length of the primary's journal
 }
 
 // A file is one file of a set.
@@ -87,6 +96,10 @@ func (s *Set) Refuse(files []os.FileInfo) { s.inputs = append(s.inputs, files...
 // Interrupted and finished or undone by Resume.
 func (s *Set) ReplaceInPlace() {
 	s.force, s.replace = true, true
+	if TestHookNoJournal {
+		s.journal = ""
+		return
+	}
 	if s.journal == "" {
 		s.journal = "change"
 	}
@@ -162,15 +175,34 @@ func (s *Set) create(dest string, replace bool) (io.Writer, error) {
 		s.pending = append(s.pending, &file{f: f, dest: dest})
 		return f, nil
 	}
+	var jdir string // a folder whose journal is to be made first
 	if s.journal != "" {
 		step("create", dest)
+		if jdir, err = filepath.Abs(filepath.Dir(d.target)); err != nil {
+			return nil, pathError(err)
+		}
+		if s.journals[jdir] != nil {
+			jdir = ""
+		} else {
+			if s.id == "" {
+				s.id = strings.TrimPrefix(newName("", ""), namePrefix)
+			}
+			step("create journal", journalName(jdir, s.id))
+		}
 	}
 	live.Lock()
 	defer live.Unlock()
 	if live.stopping {
 		return nil, ErrStopping
 	}
-	f, tmp, err := createTemp(filepath.Dir(d.target))
+	if jdir != "" {
+		err = s.journalFor(jdir)
+	}
+	var f *os.File
+	var tmp string
+	if err == nil {
+		f, tmp, err = createTemp(filepath.Dir(d.target), s.id)
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("cannot create %s: folder %s does not exist", quote(dest), quote(filepath.Dir(dest)))
@@ -199,24 +231,17 @@ func (s *Set) Streams() bool {
 func (s *Set) Commit() error {
 	live.Lock()
 	defer live.Unlock()
-	var err error
+	// Every file's data is on its way to the disk before the first sync,
+	// so that the file system can commit their new blocks at once.
 	for _, p := range s.pending {
-		// Sync before the rename: otherwise a crash could leave the final
-		// name pointing at a file whose data never reached the disk. A
-		// pipe or a device need not, and many cannot.
 		if p.tmp != "" {
-			step("sync", p.tmp)
-			if e := p.f.Sync(); e != nil && err == nil {
-				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
-			}
-		}
-		if e := p.f.Close(); e != nil && err == nil {
-			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+			startWriteback(p.f)
 		}
 	}
-	if err == nil && s.journal != "" {
-		err = s.commitJournal()
-	} else if err == nil {
+	var err error
+	if s.journal != "" {
+		err = s.commitJournal() // which syncs the files once its journals are written
+	} else if err = s.syncAll(); err == nil {
 		err = s.placeAll()
 	}
 	var ce *committedError
@@ -239,6 +264,26 @@ func (s *Set) Commit() error {
 	s.pending, s.placed, s.dirs = nil, nil, nil
 	delete(live.sets, s)
 	return nil
+}
+
+// syncAll flushes every file of the set to disk, and closes it.
+func (s *Set) syncAll() error {
+	var err error
+	for _, p := range s.pending {
+		// Sync before the rename: otherwise a crash could leave the final
+		// name pointing at a file whose data never reached the disk. A
+		// pipe or a device need not, and many cannot.
+		if p.tmp != "" {
+			step("sync", p.tmp)
+			if e := p.f.Sync(); e != nil && err == nil {
+				err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+			}
+		}
+		if e := p.f.Close(); e != nil && err == nil {
+			err = fmt.Errorf("writing %s: %v", quote(p.dest), unwrap(e))
+		}
+	}
+	return err
 }
 
 // placeAll moves each file into place.
@@ -325,6 +370,14 @@ func (s *Set) abortLocked() bool {
 			os.Remove(p.target)
 		}
 	}
+	// The journals after the files they stand for, the first last.
+	for i := len(s.jorder) - 1; i >= 0; i-- {
+		f := s.journals[s.jorder[i]]
+		f.Close()
+		os.Remove(f.Name())
+		had = true
+	}
+	s.journals, s.jorder = nil, nil
 	// Innermost first; a folder that is not empty (someone else put a
 	// file in it) stays.
 	for i := len(s.dirs) - 1; i >= 0; i-- {
@@ -338,6 +391,10 @@ func (s *Set) abortLocked() bool {
 // syncDir makes a rename in dir durable. Failure only weakens durability after
 // a crash, and some systems cannot sync folders, so it is ignored.
 func syncDir(dir string) {
+	if d := heldDir(dir); d != nil {
+		d.Sync()
+		return
+	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
@@ -368,5 +425,37 @@ func pathError(err error) error {
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s %s: %w", pe.Op, quote(pe.Path), pe.Err)
 	}
+	return err
+}
+
+// journalFor creates the journal of the set in the folder dir (absolute),
+// where a new file is about to be made. Until the commit writes the plan
+// over it, it holds the beginning of one: the command, the first folder
+// (the primary) and, in the primary's, every folder a file is made in, as
+// it is added: what a reader of any of them needs to find the others, and
+// in each the new files, named after the journal, to remove (see undo).
+func (s *Set) journalFor(dir string) error {
+	f, err := os.OpenFile(journalName(dir, s.id), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if s.journals == nil {
+		s.journals = map[string]*os.File{}
+	}
+	s.journals[dir] = f
+	s.jorder = append(s.jorder, dir)
+	head := fmt.Sprintf("%s\ncommand %s\n", journalMagic, strconv.Quote(s.journal))
+	line := fmt.Sprintf("folder %s\n", strconv.Quote(dir))
+	if len(s.jorder) == 1 {
+		s.jlen = len(head) + len(line)
+		_, err = f.WriteString(head + line)
+		return err
+	}
+	// A write that fails here only leaves a reader less to go by.
+	primary := s.journals[s.jorder[0]]
+	if n, err := primary.WriteAt([]byte(line), int64(s.jlen)); err == nil {
+		s.jlen += n
+	}
+	_, err = f.WriteString(head + fmt.Sprintf("folder %s\n", strconv.Quote(s.jorder[0])) + line)
 	return err
 }

@@ -72,8 +72,10 @@ func Make(share []byte, info Info) (*Copy, error) {
 //
 // It is laid out for print on A4 and US Letter alike (the printer's paper,
 // not a size the page sets): the code beside the details, the text in
-// 12-point type, so that the share of a key up to 64 bytes and more takes
-// one sheet of either. A longer share runs onto more sheets, and the line
+// 11-point type, 1.3 lines apart, so that a share of up to 288 bytes takes
+// one sheet of either (Letter, the shorter, decides): an SSMS share of a
+// 64-byte key in a batch of up to 16 shares, of a 32-byte key in a batch
+// of up to 32 (TestPrintedPage). A longer share runs onto more sheets, and the line
 // at the top, in the head of the table that holds the page, is repeated on
 // every sheet, so that each says which share of which split it is.
 var pageTemplate = template.Must(template.New("paper").Parse(`<!DOCTYPE html>
@@ -93,7 +95,7 @@ h1 { font-size: 15pt; margin: 3mm 0; }
 .details td { padding: 0.8mm 3mm 0.8mm 0; vertical-align: top; }
 .details { flex: 1 1 70mm; border-collapse: collapse; }
 p { margin: 2.5mm 0; }
-pre { font-size: 12pt; line-height: 1.35; letter-spacing: 0.06em; margin: 2mm 0; }
+pre { font-size: 11pt; line-height: 1.3; letter-spacing: 0.06em; margin: 2mm 0; }
 pre.cmd { font-size: 10pt; letter-spacing: 0; white-space: pre-wrap; }
 </style>
 </head>

@@ -88,12 +88,13 @@ func sheets(t *testing.T, pdf, size string) int {
 	return n
 }
 
-// ssmsShareOf returns an SSMS share of a random secret of n bytes.
-func ssmsShareOf(t *testing.T, n int) []byte {
+// ssmsShareOf returns an SSMS share of a random secret of n bytes, of a
+// split into parts shares, any 3 of which recover it.
+func ssmsShareOf(t *testing.T, n, parts int) []byte {
 	t.Helper()
 	secret := make([]byte, n)
 	rand.Read(secret)
-	shares, err := shamir.SplitSSMS(secret, 5, 3)
+	shares, err := shamir.SplitSSMS(secret, parts, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +103,11 @@ func ssmsShareOf(t *testing.T, n int) []byte {
 
 // TestPrintedPage prints the pages of shares of a 32-, a 64- and a
 // 1000-byte secret on A4 and on Letter: the first two take one sheet of
-// each; the third more, each of which names the share and the split; the
-// code scans from the first sheet.
+// each, in a split of 5 (a header of 232 bytes), and the longest shares of
+// them that page.go says fit (a 64-byte key in a split of 16, 283 bytes; a
+// 32-byte key in a split of 32, 288 bytes) too; the third more, each of
+// which names the share and the split; the code scans from the first
+// sheet.
 func TestPrintedPage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("printing with Chromium takes seconds a page")
@@ -117,20 +121,21 @@ func TestPrintedPage(t *testing.T) {
 	info := Info{Holder: "Carol", Index: 2, Parts: 5, Threshold: 3, SplitID: "0123456789abcdef0123456789abcdef", Format: "SSMS", Command: "shamir combine -o key.bin PHOTO1.jpg PHOTO2.png …"}
 	for _, c := range []struct {
 		secret int  // bytes
+		parts  int  // of the split, its one batch
 		one    bool // on one sheet
-	}{{32, true}, {64, true}, {1000, false}} {
-		share := ssmsShareOf(t, c.secret)
+	}{{32, 5, true}, {64, 5, true}, {64, 16, true}, {32, 32, true}, {1000, 5, false}} {
+		share := ssmsShareOf(t, c.secret, c.parts)
 		page, err := Make(share, info)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, size := range []string{"A4", "letter"} {
-			name := fmt.Sprintf("key%d-%s", c.secret, size)
+			name := fmt.Sprintf("key%d-of%d-%s", c.secret, c.parts, size)
 			pdf := printPage(t, chromium, dir, name, string(page.HTML), size)
 			n := sheets(t, pdf, size)
-			t.Logf("a %d-byte secret's share (%d bytes) on %s: %d sheets", c.secret, len(share), size, n)
+			t.Logf("a %d-byte secret's share of %d (%d bytes) on %s: %d sheets", c.secret, c.parts, len(share), size, n)
 			if c.one && n != 1 {
-				t.Errorf("a %d-byte secret's page takes %d sheets of %s", c.secret, n, size)
+				t.Errorf("a %d-byte secret's page, of a split of %d (%d bytes), takes %d sheets of %s", c.secret, c.parts, len(share), n, size)
 			}
 			if !c.one && n < 2 {
 				t.Errorf("a %d-byte secret's page takes %d sheet of %s: the test wants a longer share", c.secret, n, size)

@@ -16,9 +16,11 @@ import (
 // authenticated chunks to the consumers: CombineSSMS (ssms_combine.go), the
 // reader (ssms_stream.go) and the lifecycle functions (ssms_lifecycle.go).
 // Chunks held in memory are decoded on GOMAXPROCS goroutines (rest), with
-// the result of a sequential run. Signatures are checked here only when a
-// chunk's records disagree (then the chunk is decoded again without the
-// forged shares) and before a share is named (badShares).
+// the result of a sequential run. Record tags are checked by the decoder
+// where a chunk's records disagree (ssms_decode.go); signatures here only
+// when they still disagree once the records whose tags fail are set aside
+// (then the chunk is decoded again without the forged shares), and before
+// a share is named (badShares).
 
 // finished reports whether the last chunk was returned.
 func (c *combiner) finished() bool { return c.done }

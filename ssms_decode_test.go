@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -345,6 +346,13 @@ func TestSSMSParallelCombine(t *testing.T) {
 			g[2][at(12)] ^= 1
 			return g
 		},
+		"altered by holders in chunk 7, by an outsider in 30": func() [][]byte {
+			g := slices.Clone(shares)
+			g[1], g[4] = slices.Clone(g[1]), slices.Clone(g[4])
+			forgeAsHolder(t, g[1], at(7), 1, keyOfShares(t, shares[:3]))
+			forgeAt(g[4], at(30), 1)
+			return g
+		},
 		"truncated in chunk 5 and 20": func() [][]byte {
 			g := slices.Clone(shares)
 			g[0], g[5] = g[0][:at(5)], g[5][:at(20)]
@@ -376,6 +384,9 @@ func TestSSMSParallelCombine(t *testing.T) {
 		sgot, sbad, serr := combineStream(given())
 		if serr == nil && !bytes.Equal(sgot, secret) {
 			t.Fatalf("%s: reader: a wrong secret", name)
+		}
+		if want := "true [shares[1]: disagrees with the other shares shares[4]: not made with the split's key (forged)] <nil>"; strings.HasPrefix(name, "altered by holders") && results[0] != want {
+			t.Errorf("%s: %s, want %s", name, results[0], want)
 		}
 		results = append(results, fmt.Sprintf("%v %v %v", serr == nil, sbad, serr))
 		for _, r := range results[1:] {

@@ -26,12 +26,13 @@
 // ID commits to its public key, so shares made by anyone without the key
 // (an outsider's own split under the genuine ID, a header changed) are
 // told apart one by one, named [Forged] and set aside: any threshold
-// genuine shares recover the secret beside them. Records are under
-// checksums, not signatures: records altered on purpose, checksums and
-// all, by holders who know the key or by an outsider in a copy of a
-// genuine header, are found by Reed–Solomon error correction and named
-// within a bound, and beyond it the shares are refused, never chosen
-// between. Shares of more than one split (an outsider's split under a
+// genuine shares recover the secret beside them. Each record (a share's
+// part of a chunk) carries a tag under a key derived from the split's key,
+// so records an outsider altered, even in place in a genuine share's file,
+// are named [Forged] and set aside too. Records altered by holders who
+// know the key, tags and all, are found by Reed–Solomon error correction
+// and named within a bound, and beyond it the shares are refused, never
+// chosen between. Shares of more than one split (an outsider's split under a
 // split ID of its own is one), or of two generations of one (a refresh
 // makes a new one), are never combined: the error lists them, and
 // [CombineSSMSSplit] and [NewCombineReaderSplit] recover the one the

@@ -88,12 +88,14 @@ const (
 	// key check do not give that ID, or its signature does not verify
 	// under that public key over its batch's statement, with the root its
 	// Merkle path reaches from its leaf, the hash of its index and key
-	// share: it was made, or altered, by someone who does
+	// share, or a record's tag does not hold under the record key derived
+	// from the split's key: it was made, or altered, by someone who does
 	// not hold the split's key (an outsider, or fewer than threshold
 	// holders), for example as a share of a split of their own under the
-	// genuine ID. Each share is judged on its own, without the key
-	// (docs/FORMAT.md), so forged shares never stop the genuine ones from
-	// recovering the secret.
+	// genuine ID, or a genuine share's file with its records altered in
+	// place. Each header is judged on its own, without the key, and each
+	// record on its own with the key (docs/FORMAT.md), so forged shares
+	// never stop the genuine ones from recovering the secret.
 	Forged
 	// OtherGeneration: the share is of the split named by the caller, but
 	// of another generation (each refresh makes a new one).
@@ -148,9 +150,12 @@ type CombineError struct {
 	// disagree beyond the error-correction bound, holds two lists of
 	// positions: Sets[0], threshold or more shares that agree with one
 	// another and recover the secret (or the key), and Sets[1], the shares
-	// whose headers authenticate under the split's key but disagree with
-	// them. The shares cannot tell which set is the dealer's: holders who
-	// know the key could have made either. It is nil otherwise.
+	// whose headers authenticate under the split's key (and, for a chunk,
+	// whose records' tags hold) but disagree with them. The shares cannot
+	// tell which set is the dealer's: holders who know the key could have
+	// made either; an outsider, or up to threshold−1 holders, could have
+	// made neither (their shares and records are [Forged]). It is nil
+	// otherwise.
 	Sets [][]int
 	// Several, when Err is [ErrInconsistentShares], lists for each SSMS
 	// index given more than one value (distinct headers whose signatures

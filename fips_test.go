@@ -5,7 +5,10 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/fips140"
+	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -113,14 +116,17 @@ func rejoin(t *testing.T, hdr []byte, recs [][]byte) []byte {
 // with nothing of the package but Combine for the key: each sealed chunk is
 // nonce ‖ ciphertext ‖ tag as crypto/cipher.NewGCMWithRandomNonce makes
 // it, opened with the 29 common header bytes and the chunk's counter nonce
-// as associated data.
+// as associated data; each record's 16-byte tag after its fragment is
+// HMAC-SHA256 under HKDF-SHA256(key, no salt, "GFSSMS record key") of the
+// record's index, chunk number and last flag, then its length word and
+// fragment.
 func TestAEAD3Layout(t *testing.T) {
 	secret := testSecret(150, 31) // chunks of 64, 64 and 22 bytes
 	shares := mustSplitSSMS(t, secret, 3, 2, 64, aesGCMRandom, 31)
 	s0, s1 := shares[0], shares[1] // the data fragments: the sealed chunk, cut in two
 	// A batch of 3: a path of 2 nodes, a header of 184 + 32 bytes, the key
 	// share at 148 + 32.
-	if s0[hdrAEAD] != 3 || len(s0) != 216+(8+(64+28+1)/2)*2+8+(22+28+1)/2 {
+	if s0[hdrAEAD] != 3 || len(s0) != 216+(24+(64+28+1)/2)*2+24+(22+28+1)/2 {
 		t.Fatalf("AEAD %d, share of %d bytes", s0[hdrAEAD], len(s0))
 	}
 	key, err := Combine([][]byte{
@@ -135,6 +141,10 @@ func TestAEAD3Layout(t *testing.T) {
 		t.Fatal(err)
 	}
 	gcm, err := cipher.NewGCMWithRandomNonce(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk, err := hkdf.Key(sha256.New, key, nil, "GFSSMS record key", 32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +174,21 @@ func TestAEAD3Layout(t *testing.T) {
 		if _, err := gcm.Open(nil, nil, sealed, ad); err == nil {
 			t.Fatalf("chunk %d opened with the last flag flipped", k)
 		}
-		off += 4 + f + 4
+		for _, s := range [][]byte{s0, s1} {
+			nr := make([]byte, 12)
+			nr[0] = s[29]
+			binary.BigEndian.PutUint64(nr[3:11], uint64(k))
+			if last {
+				nr[11] = 1
+			}
+			m := hmac.New(sha256.New, rk)
+			m.Write(nr)
+			m.Write(s[off : off+4+f])
+			if !bytes.Equal(m.Sum(nil)[:16], s[off+4+f:off+4+f+16]) {
+				t.Fatalf("chunk %d, index %d: the record's tag is not the HMAC", k, s[29])
+			}
+		}
+		off += 4 + f + 16 + 4
 		if last != (off == len(s0)) {
 			t.Fatalf("chunk %d: last flag %v", k, last)
 		}

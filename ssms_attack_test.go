@@ -2,8 +2,11 @@ package shamir
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/ed25519"
 	"crypto/hkdf"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -14,6 +17,8 @@ import (
 	mrand "math/rand/v2"
 	"slices"
 	"testing"
+
+	"golang.org/x/crypto/chacha20poly1305"
 )
 
 // The attacks of issue #18, as an attacker would mount them: from the
@@ -111,32 +116,100 @@ func fmtSigningKey(key []byte) ed25519.PrivateKey {
 // reseal recomputes, as docs/FORMAT.md defines them, the signature of the
 // share s under the signing key of the split key key over the statement
 // of the root that its leaf (its key share) reaches through its path
-// (unchanged), its header CRC and every record CRC. It
-// does not touch the public key or the key check. The shares of one batch
-// whose leaves did not change keep one root, so one statement.
+// (unchanged), its header CRC, every record tag under the record key of
+// key, and every record CRC. It does not touch the public key or the key
+// check. The shares of one batch whose leaves did not change keep one
+// root, so one statement.
 func reseal(s, key []byte) {
 	copy(s[fmtSignature:fmtPath], ed25519.Sign(fmtSigningKey(key), fmtStatement(s, fmtRoot(s))))
+	fmtRetag(s, key)
 	fixCRCsFromFormat(s)
 }
 
-// fixCRCsFromFormat recomputes the header CRC and every record CRC of s.
-func fixCRCsFromFormat(s []byte) {
-	crc := fmtCRCAt(s)
-	binary.BigEndian.PutUint32(s[crc:], crc32.Checksum(s[:crc], fmtCastagnoli))
+// fmtRecords returns the records of s, as docs/FORMAT.md lays them out:
+// each record's start, where its tag starts (after the length word and
+// the fragment) and where its CRC starts (after the 16-byte tag), and
+// whether it is the last.
+func fmtRecords(s []byte) (recs [][3]int, last []bool) {
 	overhead := 16
 	if s[7] == 3 {
 		overhead = 28
 	}
 	t := int(s[8])
-	seed := crc32.Checksum(s[:30], fmtCastagnoli)
-	for off, k := fmtHeaderLen(s), uint64(0); off < len(s); k++ {
-		n := int(binary.BigEndian.Uint32(s[off:]) &^ (1 << 31))
+	for off := fmtHeaderLen(s); off+4 <= len(s); {
+		w := binary.BigEndian.Uint32(s[off:])
+		n := int(w &^ (1 << 31))
 		f := (n + overhead + t - 1) / t
+		recs = append(recs, [3]int{off, off + 4 + f, off + 4 + f + 16})
+		last = append(last, w>>31 == 1)
+		off += 4 + f + 16 + 4
+	}
+	return recs, last
+}
+
+// fmtRetag recomputes every record tag of s under the record key of the
+// split key key, HKDF-SHA256(key, no salt, "GFSSMS record key"), over the
+// nonce i ‖ k (10 bytes) ‖ last flag and the record's length word and
+// fragment: the split's AEAD sealing nothing, the record's bytes as
+// associated data (AEADs 1 and 2), or HMAC-SHA256 of the nonce and the
+// record's bytes, its first 16 bytes (AEAD 3). Only holders of the key can.
+func fmtRetag(s, key []byte) {
+	rk, err := hkdf.Key(sha256.New, key, nil, "GFSSMS record key", 32)
+	if err != nil {
+		panic(err)
+	}
+	var aead cipher.AEAD
+	switch s[7] {
+	case 1:
+		b, _ := aes.NewCipher(rk)
+		aead, err = cipher.NewGCM(b)
+	case 2:
+		aead, err = chacha20poly1305.New(rk)
+	}
+	if err != nil {
+		panic(err)
+	}
+	recs, last := fmtRecords(s)
+	for k, r := range recs {
+		if r[2]+4 > len(s) {
+			break
+		}
+		nonce := make([]byte, 12)
+		nonce[0] = s[fmtIndex]
+		binary.BigEndian.PutUint64(nonce[3:11], uint64(k))
+		if last[k] {
+			nonce[11] = 1
+		}
+		body := s[r[0]:r[1]]
+		var tag []byte
+		if s[7] == 3 {
+			m := hmac.New(sha256.New, rk)
+			m.Write(nonce)
+			m.Write(body)
+			tag = m.Sum(nil)[:16]
+		} else {
+			tag = aead.Seal(nil, nonce, nil, body)
+		}
+		copy(s[r[1]:r[2]], tag)
+	}
+}
+
+// fixCRCsFromFormat recomputes the header CRC and every record CRC of s,
+// as anyone can: a record's CRC covers header bytes 0…29, the chunk
+// number (8 bytes), and the record up to its CRC, its tag included.
+func fixCRCsFromFormat(s []byte) {
+	crc := fmtCRCAt(s)
+	binary.BigEndian.PutUint32(s[crc:], crc32.Checksum(s[:crc], fmtCastagnoli))
+	seed := crc32.Checksum(s[:30], fmtCastagnoli)
+	recs, _ := fmtRecords(s)
+	for k, r := range recs {
+		if r[2]+4 > len(s) {
+			break
+		}
 		var num [8]byte
-		binary.BigEndian.PutUint64(num[:], k)
-		crc := crc32.Update(crc32.Update(seed, fmtCastagnoli, num[:]), fmtCastagnoli, s[off:off+4+f])
-		binary.BigEndian.PutUint32(s[off+4+f:], crc)
-		off += 8 + f
+		binary.BigEndian.PutUint64(num[:], uint64(k))
+		crc := crc32.Update(crc32.Update(seed, fmtCastagnoli, num[:]), fmtCastagnoli, s[r[0]:r[2]])
+		binary.BigEndian.PutUint32(s[r[2]:], crc)
 	}
 }
 
@@ -518,11 +591,12 @@ func FuzzCombineSSMSAttack(f *testing.F) {
 				good[int(s[hdrIndex])] = true
 			}
 		}
-		// Each distinct share with an altered record is an error (one
-		// altered in its header fails its signature and does not count): within
-		// the bound, the secret comes back.
-		if len(good) >= threshold+len(recordAltered) && err != nil {
-			t.Fatalf("%d good indexes, %d altered: %v", len(good), len(recordAltered), err)
+		// Everything but the untouched current shares was made or altered
+		// without the key: a header altered fails its signature, a record
+		// altered its tag, and neither counts. Any threshold genuine
+		// indexes recover the secret.
+		if len(good) >= threshold && err != nil {
+			t.Fatalf("%d good indexes, %d shares with altered records: %v", len(good), len(recordAltered), err)
 		}
 	})
 }
@@ -807,17 +881,37 @@ func TestSSMSInsiderBound(t *testing.T) {
 
 // TestSSMSRefusalNamesSeveral: a refusal lists, index by index, the shares
 // that give one index different values: records (copies of genuine
-// headers with a record altered, checksums recomputed) or key shares
-// (signed by holders of the key), in every order.
+// headers with a record altered, its tag and checksums recomputed by
+// holders of the key) or key shares (signed by holders of the key), in
+// every order. The same records altered by an outsider, whose tags fail,
+// are named Forged and the secret recovered.
 func TestSSMSRefusalNamesSeveral(t *testing.T) {
 	secret := testSecret(100, 41)
 	shares := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
 	key := keyOfShares(t, shares[:2])
-	record := func(s []byte) []byte {
+	outsider := func(s []byte) []byte {
 		c := slices.Clone(s)
 		c[fmtHeaderLen(c)+4+3] ^= 0x5a
 		fixCRCsFromFormat(c)
 		return c
+	}
+	record := func(s []byte) []byte {
+		c := outsider(s)
+		fmtRetag(c, key)
+		fixCRCsFromFormat(c)
+		return c
+	}
+	set := [][]byte{shares[0], shares[1], outsider(shares[0]), outsider(shares[1])}
+	for _, perm := range permutations(len(set)) {
+		p := make([][]byte, len(set))
+		var want []BadShare
+		for i, j := range perm {
+			p[i] = set[j]
+			if j >= 2 {
+				want = append(want, BadShare{Position: i, Reason: Forged})
+			}
+		}
+		attackCase(t, fmt.Sprintf("outsider's records, order %v", perm), p, secret, nil, true, positionsOf(want), Forged)
 	}
 	keyShare := func(s []byte) []byte {
 		c := slices.Clone(s)
@@ -843,6 +937,15 @@ func TestSSMSRefusalNamesSeveral(t *testing.T) {
 			}
 		}
 	}
+}
+
+// positionsOf returns the positions of bad.
+func positionsOf(bad []BadShare) []int {
+	var p []int
+	for _, b := range bad {
+		p = append(p, b.Position)
+	}
+	return p
 }
 
 // fmtRebuild returns the share s with its header rebuilt, as anyone can
@@ -928,38 +1031,194 @@ func TestSSMSBatchForged(t *testing.T) {
 	}
 }
 
-// TestSSMSRecordAlteredInPlace pins a known limit (docs/FORMAT.md,
-// docs/SECURITY.md): an outsider who can write a genuine share's file can
-// alter its records in place, their CRCs recomputed (a record's CRC covers
-// header bytes 0…29, the chunk number and the record, none of it secret),
-// and that share keeps its genuine header and signature: it counts in the
-// chunks' bound. Given exactly threshold+1 shares, one altered in place,
-// the chunk's two candidate codewords cannot be told apart: a refusal that
-// names both sets, never a wrong secret. With one more genuine share the
-// altered one is outvoted and named.
+// TestSSMSRecordAlteredInPlace: an outsider who can write a genuine
+// share's file alters its records in place, their CRCs recomputed (a
+// record's CRC covers header bytes 0…29, the chunk number and the record,
+// none of it secret), and the share keeps its genuine header and
+// signature. The record's tag, under a key derived from the split's key,
+// fails: given exactly threshold+1 shares, one altered in place, the
+// secret is recovered from the t genuine ones and the altered share named
+// Forged (format 4 before record tags refused them, both sets named).
+// Holders of the key, who can compute the tag, are held to the bound as
+// before: the same alteration with its tag recomputed is refused, both
+// sets named, and outvoted with one more genuine share.
 func TestSSMSRecordAlteredInPlace(t *testing.T) {
 	secret := testSecret(300, 83)
-	s := mustSplitSSMS(t, secret, 5, 3, 64, defaultAEAD(), 83)
-	altered := slices.Clone(s[2])
-	altered[fmtHeaderLen(altered)+4+3] ^= 0x5a // a fragment byte of the first record
-	fixCRCsFromFormat(altered)
-	if !bytes.Equal(altered[:fmtHeaderLen(altered)], s[2][:fmtHeaderLen(s[2])]) {
-		t.Fatal("the header changed")
-	}
-	given := [][]byte{s[0], s[1], altered, s[3]}
-	for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
-		got, bad, err := combine(given)
-		var ce *CombineError
-		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) < 2 {
-			t.Fatalf("t+1 shares, one altered in place: %d bytes, %v, %v; want a refusal naming the sets", len(got), bad, err)
+	for _, aead := range testAEADs() {
+		s := mustSplitSSMS(t, secret, 5, 3, 64, aead, 83)
+		altered := slices.Clone(s[2])
+		altered[fmtHeaderLen(altered)+4+3] ^= 0x5a // a fragment byte of the first record
+		fixCRCsFromFormat(altered)
+		if !bytes.Equal(altered[:fmtHeaderLen(altered)], s[2][:fmtHeaderLen(s[2])]) {
+			t.Fatal("the header changed")
 		}
-		if slices.ContainsFunc(ce.Bad, func(b BadShare) bool { return b.Reason == Forged }) {
-			t.Fatalf("a share named Forged: %v", ce.Bad)
+		given := [][]byte{s[0], s[1], altered, s[3]}
+		attackCase(t, fmt.Sprintf("AEAD %d, t+1 shares, one altered in place", aead), given, secret, nil, true, []int{2}, Forged)
+		attackCase(t, fmt.Sprintf("AEAD %d, t+2 shares, one altered in place", aead), append(slices.Clone(given), s[4]), secret, nil, true, []int{2}, Forged)
+
+		holders := slices.Clone(altered)
+		fmtRetag(holders, keyOfShares(t, s[:3]))
+		fixCRCsFromFormat(holders)
+		given = [][]byte{s[0], s[1], holders, s[3]}
+		for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+			got, bad, err := combine(given)
+			var ce *CombineError
+			if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) < 2 {
+				t.Fatalf("AEAD %d: t+1 shares, one altered by holders: %d bytes, %v, %v; want a refusal naming the sets", aead, len(got), bad, err)
+			}
+			if slices.ContainsFunc(ce.Bad, func(b BadShare) bool { return b.Reason == Forged }) {
+				t.Fatalf("AEAD %d: a share named Forged: %v", aead, ce.Bad)
+			}
 		}
-		t.Logf("refused: %v, sets %v", err, ce.Sets)
+		attackCase(t, fmt.Sprintf("AEAD %d, t+2 shares, one altered by holders", aead), append(slices.Clone(given), s[4]), secret, nil, true, []int{2}, Inconsistent)
 	}
-	got, bad, err := CombineSSMS(append(slices.Clone(given), s[4]))
-	if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: 2, Reason: Inconsistent}}) {
-		t.Fatalf("t+2 shares, one altered in place: %v, %v", bad, err)
+}
+
+// alterRecords alters, as an outsider would from docs/FORMAT.md, the
+// records of the share s in place: a byte of the fragment of every record
+// (all of them, or the first only), every CRC recomputed, the header and
+// the tags left as they are.
+func alterRecords(s []byte, all bool, rng *mrand.Rand) []byte {
+	s = slices.Clone(s)
+	recs, _ := fmtRecords(s)
+	for k, r := range recs {
+		if k > 0 && !all {
+			break
+		}
+		s[r[0]+4+rng.IntN(r[1]-r[0]-4)] ^= byte(1 + rng.IntN(255))
+	}
+	fixCRCsFromFormat(s)
+	return s
+}
+
+// TestSSMSOutsiderAltersInPlace is the guarantee against an outsider who
+// writes the genuine files: t genuine shares, and any number of other
+// genuine files whose records were altered in place (every record or the
+// first only, in files of indexes below and above the genuine ones),
+// with copies of genuine files among them, in any order, at (n, t) from
+// (3, 2) to (255, 254): the genuine secret, every altered share named
+// Forged, no genuine share named.
+func TestSSMSOutsiderAltersInPlace(t *testing.T) {
+	schemes := [][2]int{{3, 2}, {4, 2}, {5, 3}, {7, 4}, {10, 3}, {12, 10}, {17, 16}, {30, 8}, {64, 60}, {255, 60}, {255, 128}, {255, 254}}
+	if testing.Short() {
+		schemes = [][2]int{{3, 2}, {5, 3}, {12, 10}, {30, 8}, {255, 254}}
+	}
+	rng := mrand.New(mrand.NewPCG(24, 1))
+	for _, sc := range schemes {
+		n, th := sc[0], sc[1]
+		secret := testSecret(2*defaultChunkSize/3+rng.IntN(defaultChunkSize), uint64(n*th))
+		shares := mustSplitSSMS(t, secret, n, th, defaultChunkSize/4, defaultAEAD(), uint64(n+th))
+		for trial := range 3 {
+			perm := rng.Perm(n)
+			genuine := perm[:th]
+			altered := perm[th:]
+			if len(altered) > 40 {
+				altered = altered[:40]
+			}
+			var set [][]byte
+			var isAltered []bool
+			for _, i := range genuine {
+				set, isAltered = append(set, shares[i]), append(isAltered, false)
+			}
+			for k, i := range altered {
+				set, isAltered = append(set, alterRecords(shares[i], k%2 == 0, rng)), append(isAltered, true)
+			}
+			// Genuine files of a genuine share's index, altered too.
+			for range 1 + rng.IntN(3) {
+				i := genuine[rng.IntN(th)]
+				set, isAltered = append(set, alterRecords(shares[i], rng.IntN(2) == 0, rng)), append(isAltered, true)
+			}
+			order := rng.Perm(len(set))
+			given := make([][]byte, len(set))
+			var forged []int
+			for p, j := range order {
+				given[p] = set[j]
+				if isAltered[j] {
+					forged = append(forged, p)
+				}
+			}
+			attackCase(t, fmt.Sprintf("(%d,%d) trial %d: %d altered", n, th, trial, len(forged)), given, secret, nil, true, forged, Forged)
+		}
+	}
+}
+
+// TestSSMSRecordMoved: genuine records, tags and all, moved by an
+// outsider to where they do not belong, CRCs recomputed: a record of
+// another share at the same chunk, a record of another chunk of the same
+// share, a record of another split's share at the same index (the
+// same length). Each tag is bound to its index, chunk number and last
+// flag, and to the split's key: the share is named Forged, and the others
+// recover the secret.
+func TestSSMSRecordMoved(t *testing.T) {
+	for _, aead := range testAEADs() {
+		secret := testSecret(4*64, 84) // four full chunks of 64 bytes
+		s := mustSplitSSMS(t, secret, 5, 3, 64, aead, 84)
+		other := mustSplitSSMS(t, testSecret(4*64, 85), 5, 3, 64, aead, 85)
+		recs, _ := fmtRecords(s[2])
+		body := func(sh []byte, k int) []byte {
+			r, _ := fmtRecords(sh)
+			return sh[r[k][0]:r[k][2]] // the length word, the fragment, the tag
+		}
+		for name, from := range map[string][]byte{
+			"another index": body(s[3], 1),
+			"another chunk": body(s[2], 2),
+			"another split": body(other[2], 1),
+			"the last flag": nil,
+		} {
+			moved := slices.Clone(s[2])
+			r := recs[1]
+			if from == nil {
+				moved[r[0]] ^= 0x80 // the last flag on chunk 1's record, its tag kept
+			} else {
+				copy(moved[r[0]:r[2]], from)
+			}
+			fixCRCsFromFormat(moved)
+			given := [][]byte{s[0], moved, s[1], s[4]}
+			attackCase(t, fmt.Sprintf("AEAD %d, a record from %s", aead, name), given, secret, nil, true, []int{1}, Forged)
+		}
+	}
+}
+
+// TestSSMSHoldersAlterInPlace: holders who know the key alter records of
+// genuine files in place and compute their tags (docs/FORMAT.md): they
+// are held to the bound. With m shares, e altered so, the secret is
+// recovered and they are named Inconsistent while 2e ≤ m − t; beyond it,
+// never a wrong secret: a refusal that names the sets, or the secret.
+func TestSSMSHoldersAlterInPlace(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(24, 2))
+	for _, sc := range [][2]int{{3, 2}, {7, 3}, {12, 5}} {
+		n, th := sc[0], sc[1]
+		secret := testSecret(300, uint64(n))
+		shares := mustSplitSSMS(t, secret, n, th, 64, defaultAEAD(), uint64(n*th))
+		key := keyOfShares(t, shares[:th])
+		for e := 1; 2*e <= n-th+2; e++ {
+			given := slices.Clone(shares)
+			var want []int
+			for _, i := range rng.Perm(n)[:e] {
+				a := alterRecords(shares[i], true, rng)
+				fmtRetag(a, key)
+				fixCRCsFromFormat(a)
+				given[i] = a
+				want = append(want, i)
+			}
+			slices.Sort(want)
+			where := fmt.Sprintf("(%d,%d), %d altered by holders", n, th, e)
+			if 2*e <= n-th {
+				attackCase(t, where, given, secret, nil, true, want, Inconsistent)
+				continue
+			}
+			// Beyond the bound: refused. When t genuine shares are left,
+			// their codeword opens, and the refusal names the two sets.
+			for _, combine := range []func([][]byte) ([]byte, []BadShare, error){CombineSSMS, combineStream} {
+				got, _, err := combine(given)
+				var ce *CombineError
+				if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) {
+					t.Fatalf("%s: %d bytes, %v; want a refusal", where, len(got), err)
+				}
+				if n-e >= th && (len(ce.Sets) != 2 || !slices.Equal(ce.Sets[1], want)) {
+					t.Fatalf("%s: sets %v, want the altered %v apart", where, ce.Sets, want)
+				}
+			}
+		}
 	}
 }

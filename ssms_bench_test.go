@@ -52,6 +52,10 @@ func BenchmarkCombineSSMS(b *testing.B) {
 		{"1MiB_n5_t3_parity", shares[2:]},       // two data fragments rebuilt
 		{"1MiB_n5_t3_all", shares},              // two extra shares checked
 		{"1MiB_n5_t3_onebad", badFirst(shares)}, // one share fails its CRC
+		// Every record of one of t+1 shares altered in place by an outsider,
+		// CRCs recomputed: the first chunk's tags checked, the share named
+		// Forged and dropped, the others clean.
+		{"1MiB_n5_t3_alteredInPlace", alteredFirst(shares[:4])},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(benchSize)
@@ -63,6 +67,19 @@ func BenchmarkCombineSSMS(b *testing.B) {
 			}
 		})
 	}
+}
+
+// alteredFirst returns shares with a byte of every record of the first
+// altered and the CRCs recomputed, as an outsider can (docs/FORMAT.md).
+func alteredFirst(shares [][]byte) [][]byte {
+	s := append([][]byte(nil), shares...)
+	s[0] = append([]byte(nil), s[0]...)
+	recs, _ := fmtRecords(s[0])
+	for _, r := range recs {
+		s[0][r[0]+4] ^= 1
+	}
+	fixCRCsFromFormat(s[0])
+	return s
 }
 
 func badFirst(shares [][]byte) [][]byte {

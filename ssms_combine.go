@@ -17,18 +17,21 @@ package shamir
 // before anything is decoded: any threshold genuine shares recover the
 // secret beside them, whatever their order. Signatures are checked only
 // when the shares disagree or one is named, so shares that all agree pay
-// none. Records are under checksums, not signatures, and their checksums
-// cover nothing secret: an outsider who can write a genuine share's file
-// can alter its records in place, checksums recomputed, and that share,
-// its header genuine, counts as one with altered records: found by
-// Reed–Solomon error correction within the bound below, as a holder's
-// would be, and refused beyond it (exactly threshold+1 shares, one of them
-// altered so, are refused), never a wrong secret. Against holders who know the key too
-// (they can sign): with m shares of distinct indexes given whose
-// signatures hold, of which e_k have key shares off the key's polynomial,
-// and of the others d are damaged (their checksums fail, or they are
-// truncated or unreadable) and e have altered records, the secret is
-// recovered, and those named, whenever 2·e_k <= m − threshold and
+// none. Each record (a share's part of a chunk) carries a tag under a key
+// derived from the split's key: records an outsider altered, in place in
+// a genuine share's file or in a copy, checksums recomputed, fail their
+// tags, checked once the key is known wherever a chunk's records
+// disagree, and their shares are named [Forged] and set aside before the
+// chunk is decoded: any threshold genuine shares recover the secret beside
+// any number of shares an outsider added, replaced or altered. Up to
+// threshold−1 holders together cannot make a tag either, even for their
+// own shares: they are outsiders here. Against holders who know the key
+// (they can sign headers and tag records): with m shares of distinct
+// indexes given whose signatures hold, of which e_k have key shares off
+// the key's polynomial, and of the others d are damaged (their checksums
+// or their records' tags fail, or they are truncated or unreadable) and e
+// have altered records whose tags hold, the secret is recovered, and
+// those named, whenever 2·e_k <= m − threshold and
 // 2·e + d <= m − e_k − threshold (docs/FORMAT.md states the bound with
 // copies), in time polynomial in the number of shares. Beyond that bound
 // the shares are refused with [ErrInconsistentShares], naming in

@@ -15,7 +15,12 @@ import (
 // holder of the key. The records of a chunk that pass their checksums are
 // a Reed–Solomon codeword in which some symbols may be wrong (a share
 // altered, its checksums recomputed) and some missing (shares not given,
-// damaged or truncated: erasures). Copies of one share whose records are
+// damaged or truncated: erasures). Each record carries a tag under a key
+// derived from the split's key (ssms_tag.go): where the records disagree,
+// every tag is checked first, and the records whose tags fail, altered by
+// someone who does not know the key (an outsider, or fewer than threshold
+// holders), are named Forged and set aside like damaged ones, so that the
+// wrong symbols left are holders' of the key. Copies of one share whose records are
 // equal are one value (a variant); copies that differ are two values at one
 // index, both candidates.
 //
@@ -29,7 +34,9 @@ import (
 // a >= t + e (with one value per index, m of them, d damaged: 2e+d <= m−t).
 // The decoder looks for such a C in three steps, from cheap to costly:
 //
-//  1. Decode from the first threshold indexes and open.
+//  1. Decode from the first threshold indexes and open. If every record
+//     agrees, done; otherwise check every record's tag, set aside those
+//     that fail, and go on with the others, from step 1 again.
 //  2. Locate the wrong values with the error-correcting decoder that Verify
 //     uses (findBadScaled: syndromes, Berlekamp–Massey) among the values
 //     alone at their index, the indexes with several values erased,
@@ -44,10 +51,11 @@ import (
 // Beyond the bound, a codeword that opens is never accepted: the shares
 // that disagree with it were made, as far as anything can tell, by holders
 // of the key as much as those that agree (their headers authenticate), so
-// the decoder refuses rather than choose, naming the two sets. An altered
-// record is refused so too, even when an outsider altered it: the format
-// cannot tell that from a holder's other plaintext. What is accepted is
-// unique, so the result never depends on the order of the shares.
+// the decoder refuses rather than choose, naming the two sets. Only
+// records whose tags hold count there: an outsider's alterations never
+// bring a refusal. What is accepted is unique, and the tags are judged
+// record by record, so the result never depends on the order of the
+// shares.
 //
 // The fragments and key shares meet the error-correcting decoder as a
 // generalized Reed–Solomon code. The dispersal's generator has the identity
@@ -167,6 +175,18 @@ type decoder struct {
 	key  [keySize]byte
 	keys *splitKeys // derived from key when signer first needs them
 	aead cipher.AEAD
+	tags *tagger // the records' tags, derived from key when first needed
+
+	// rkey is the record key, once hasRKey: derived once per combine,
+	// and given to the decoders of the parallel pass (withKey).
+	rkey    [keySize]byte
+	hasRKey bool
+
+	// allTags makes open check the tag of every record, not only where
+	// the records disagree: for RefreshSSMS, which keeps the records.
+	allTags bool
+	blamed  bool // the last decode named a record Inconsistent
+	quick   bool // decodeChunk tries the first threshold indexes only
 
 	// Scratch, reused from chunk to chunk.
 	num      chunkNum
@@ -211,20 +231,25 @@ func newDecoder(h *header, key *[keySize]byte) *decoder {
 // withKey returns a new decoder of d's split, with d's key.
 func (d *decoder) withKey() *decoder {
 	e := newDecoder(d.h, &d.key)
-	e.code = d.code
+	e.code, e.allTags = d.code, d.allTags
+	e.rkey, e.hasRKey = d.rkey, d.hasRKey
 	return e
 }
 
 // release clears the key and gives back the buffers.
 func (d *decoder) release() {
 	clear(d.key[:])
+	clear(d.rkey[:])
 	if d.keys != nil {
 		d.keys.release()
 	}
 	if d.aead != nil {
 		wipeAEAD(d.aead)
 	}
-	d.aead, d.keys = nil, nil
+	if d.tags != nil {
+		d.tags.release()
+	}
+	d.aead, d.keys, d.tags = nil, nil, nil
 	d.giveBack()
 	d.giveBack, d.ct = func() {}, nil
 }
@@ -236,6 +261,19 @@ func (d *decoder) signer() *splitKeys {
 		d.keys = deriveKeys(&d.key)
 	}
 	return d.keys
+}
+
+// recordTags returns the tagger of the split's records, derived from the
+// key on first use: only where records disagree, and for the lifecycle
+// functions that write records.
+func (d *decoder) recordTags() *tagger {
+	if d.tags == nil {
+		if !d.hasRKey {
+			d.rkey, d.hasRKey = recordKey(&d.key), true
+		}
+		d.tags = taggerOf(d.h.aead, &d.rkey)
+	}
+	return d.tags
 }
 
 func mustAEAD(id byte, key []byte) cipher.AEAD {
@@ -270,7 +308,60 @@ type recordLen struct {
 // disagrees with it. It returns opened, the plaintext and whether the chunk
 // is the last when it found the unique codeword (see the top of the file);
 // otherwise dst as it was, and notOpened or ambiguous (with ci.sets).
+//
+// Tags are checked where they decide something. The records of the first
+// threshold indexes are decoded and opened first (the usual case): if the
+// chunk opens and every record agrees with it, that is the answer, and no
+// tag is checked (a record whose tag alone was changed decides nothing
+// there). Otherwise every record's tag is checked, those that fail are
+// named Forged (altered by someone who does not know the key), and the
+// chunk is searched for among the others: the bound then counts only
+// records whose tags hold, made by holders of the key, and the search
+// never spends its tries on an outsider's records.
 func (d *decoder) open(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
+	if !d.allTags {
+		d.quick = true
+		out, last, res = d.decodeChunk(ci, dst)
+		d.quick = false
+		if res == opened && !d.blamed {
+			return out, last, res
+		}
+		clear(out[len(dst):])
+		for k, why := range ci.why {
+			if why == Inconsistent { // blamed by the quick decode: judged again
+				ci.why[k] = 0
+			}
+		}
+	}
+	d.checkTags(ci)
+	return d.decodeChunk(ci, dst)
+}
+
+// checkTags checks the tag of every record of ci that passed its CRC, and
+// names Forged those that fail. What it names is a record's own fault,
+// found from that record and the key alone, like a CRC that fails: it is
+// kept in ci.read too (when the combiner keeps it), so that it does not
+// count as a disagreement still to be explained.
+func (d *decoder) checkTags(ci *chunkIn) {
+	tags := d.recordTags()
+	for k, s := range ci.shares {
+		if ci.why[k] != 0 {
+			continue
+		}
+		r := &ci.recs[k]
+		d.num.set(ci.num, r.last)
+		if !tags.holds(r.tag, r.body, s.hdr.index, &d.num) {
+			ci.why[k] = Forged
+			if len(ci.read) == len(ci.why) {
+				ci.read[k] = Forged
+			}
+		}
+	}
+}
+
+// decodeChunk is open without the tags.
+func (d *decoder) decodeChunk(ci *chunkIn, dst []byte) (out []byte, last bool, res openResult) {
+	d.blamed, ci.sets = false, nil
 	d.variants(ci)
 	d.found = nil
 	for _, l := range d.recordLengths() {
@@ -328,7 +419,7 @@ func (d *decoder) several(ci *chunkIn) [][]int {
 func (d *decoder) blame(ci *chunkIn) {
 	for k, v := range d.of {
 		if v >= 0 && !d.vars[v].agree {
-			ci.why[k] = Inconsistent
+			ci.why[k], d.blamed = Inconsistent, true
 		}
 	}
 }
@@ -437,7 +528,12 @@ func (d *decoder) hasLength(i, index int, rec record) bool {
 // opens but is beyond the bound is added to found, for open to settle.
 func (d *decoder) find(ci *chunkIn, l recordLen, dst []byte) ([]byte, bool) {
 	d.cur = chunkKind{d: d, ci: ci, l: l, dst: dst, out: dst}
-	ok := d.walk.search(&d.cur, d.t, 16*maxTries(d.t))
+	var ok bool
+	if d.quick {
+		ok = d.walk.tryFirst(&d.cur, d.t)
+	} else {
+		ok = d.walk.search(&d.cur, d.t, 16*maxTries(d.t))
+	}
 	out := d.cur.out
 	d.cur = chunkKind{}
 	return out, ok

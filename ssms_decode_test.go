@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -52,17 +53,10 @@ func forgeAt(s []byte, k int, f byte) bool {
 	return forgeBytes(s, []int{k}, f)
 }
 
-// forgeBytes is forgeAt for several bytes.
+// forgeBytes is forgeAt for several bytes. The record tags are left as
+// they are: only holders of the key can compute them.
 func forgeBytes(s []byte, ks []int, f byte) bool {
-	h, _ := parseHeader(s)
-	type span struct{ from, crc int }
-	var recs []span
-	for off, count := hl(s), uint64(0); off < len(s); count++ {
-		n, _, _ := recordLength(h, count, s[off:])
-		fs := fragSize(n, h.threshold, h.overhead)
-		recs = append(recs, span{off, off + 4 + fs})
-		off += recordOverhead + fs
-	}
+	recs := recordSpans(s)
 	for _, k := range ks {
 		if k >= crcOff(s) && k < hl(s) {
 			return false
@@ -85,6 +79,29 @@ func forgeBytes(s []byte, ks []int, f byte) bool {
 		binary.BigEndian.PutUint32(s[r.crc:], recordCRC(recordSeed(s), &num, s[r.from:r.crc]))
 	}
 	return true
+}
+
+// A recordSpan is where a record of a share is: from its start, its tag
+// from tag, its CRC from crc.
+type recordSpan struct{ from, tag, crc int }
+
+// recordSpans returns the records of the share s, as its header and
+// length words lay them out.
+func recordSpans(s []byte) []recordSpan {
+	h, _ := parseHeader(s)
+	var recs []recordSpan
+	for off, count := hl(s), uint64(0); off < len(s); count++ {
+		n, _, _ := recordLength(h, count, s[off:])
+		fs := fragSize(n, h.threshold, h.overhead)
+		recs = append(recs, recordSpan{off, off + 4 + fs, off + 4 + fs + tagSize})
+		off += recordOverhead + fs
+	}
+	return recs
+}
+
+// inTag reports whether byte k of the share s is in a record's tag.
+func inTag(s []byte, k int) bool {
+	return slices.ContainsFunc(recordSpans(s), func(r recordSpan) bool { return k >= r.tag && k < r.crc })
 }
 
 // TestSSMSEveryByteForged changes every byte of every share of small share
@@ -112,7 +129,11 @@ func TestSSMSEveryByteForged(t *testing.T) {
 					where := fmt.Sprintf("(%d,%d) share %d byte %d ^ %#x", parts, th, i, k, f)
 					// The batch, the signature and the path: the
 					// genuine fields are left.
-					inSig := k == hdrBatchFirst || k == hdrBatchSize || k >= hdrSignature && k < keyShareOff(shares[i])
+					// A record's tag alone: its record agrees with the
+					// others, and the tag is checked only where records
+					// disagree.
+					inSig := k == hdrBatchFirst || k == hdrBatchSize || k >= hdrSignature && k < keyShareOff(shares[i]) ||
+						inTag(shares[i], k)
 					for name, combine := range map[string]func([][]byte) ([]byte, []BadShare, error){
 						"CombineSSMS": CombineSSMS,
 						"reader":      combineStream,
@@ -251,10 +272,9 @@ func TestSSMSForgedIndex0(t *testing.T) {
 		start := time.Now()
 		got, bad, err := CombineSSMS(given)
 		t.Logf("byte %d forged: %v", k, time.Since(start))
-		why := Inconsistent
-		if k < hl(shares[0]) {
-			why = Forged // the header's signature fails under the split's key
-		}
+		// The header's signature fails under the split's key; the
+		// record's tag under its record key.
+		why := Forged
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: 0, Reason: why}}) {
 			t.Fatalf("byte %d forged: %d bytes, %v, %v", k, len(got), bad, err)
 		}
@@ -326,6 +346,13 @@ func TestSSMSParallelCombine(t *testing.T) {
 			g[2][at(12)] ^= 1
 			return g
 		},
+		"altered by holders in chunk 7, by an outsider in 30": func() [][]byte {
+			g := slices.Clone(shares)
+			g[1], g[4] = slices.Clone(g[1]), slices.Clone(g[4])
+			forgeAsHolder(t, g[1], at(7), 1, keyOfShares(t, shares[:3]))
+			forgeAt(g[4], at(30), 1)
+			return g
+		},
 		"truncated in chunk 5 and 20": func() [][]byte {
 			g := slices.Clone(shares)
 			g[0], g[5] = g[0][:at(5)], g[5][:at(20)]
@@ -357,6 +384,9 @@ func TestSSMSParallelCombine(t *testing.T) {
 		sgot, sbad, serr := combineStream(given())
 		if serr == nil && !bytes.Equal(sgot, secret) {
 			t.Fatalf("%s: reader: a wrong secret", name)
+		}
+		if want := "true [shares[1]: disagrees with the other shares shares[4]: not made with the split's key (forged)] <nil>"; strings.HasPrefix(name, "altered by holders") && results[0] != want {
+			t.Errorf("%s: %s, want %s", name, results[0], want)
 		}
 		results = append(results, fmt.Sprintf("%v %v %v", serr == nil, sbad, serr))
 		for _, r := range results[1:] {

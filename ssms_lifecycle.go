@@ -22,13 +22,18 @@ import (
 //     polynomial with constant term 0 (refresh, the plain form's product),
 //     and rewrites the headers only (each batch signed once, its range and
 //     so each header's length kept): the record checksums start from
-//     the header without its key share (recordSeed);
+//     the header without its key share (recordSeed), and the record tags'
+//     key derives from the key alone, not the generation;
 //   - resharing decrypts and encrypts again, chunk by chunk, under a new key.
 //
 // Recreating authenticates what it derives from: every chunk is opened with
 // the AEAD, as CombineSSMS opens it, so the key is computed, and each chunk's
 // plaintext passes through scratch memory that is cleared once the chunk is
-// dispersed. Nothing derived from a chunk that did not open is written.
+// dispersed. Nothing derived from a chunk that did not open is written, and
+// no record given is copied: every record written is computed from the
+// authenticated chunk, its tag with it (rowWriter), so a record whose tag
+// was never checked never reaches a new share. RefreshSSMS, which keeps the
+// records given, checks every one's tag (combiner.checkEveryTag).
 
 // The errors of the indexes asked for. Like those of the plain forms, none
 // is exported: each means that the arguments are unusable, and says how.
@@ -290,19 +295,21 @@ type rowWriter struct {
 	idx     []int
 	headers [][]byte
 	seeds   []uint32 // where the new shares' record CRCs start
+	tags    *tagger  // the records' tags, under the split's record key
 	t       int
 	slot    []int    // for each new share, its place in frags, or −1 for a data row
 	chk     *matrix  // computes the parity rows' fragments from the data fragments
 	frags   [][]byte // the parity rows' fragments, for one chunk
 	fbuf    []byte   // holds frags
 	rec     []byte   // one record
+	num     chunkNum // the chunk's, here so that the tags' AEAD does not make it escape
 }
 
 // newRowWriter returns the writer of c's split's shares at idx, with their
 // headers (combiner.newHeaders).
 func newRowWriter(c *combiner, idx []int) *rowWriter {
 	t := c.threshold()
-	w := &rowWriter{idx: idx, headers: c.newHeaders(idx), t: t, slot: make([]int, len(idx))}
+	w := &rowWriter{idx: idx, headers: c.newHeaders(idx), tags: c.recordTags(), t: t, slot: make([]int, len(idx))}
 	var rows []int
 	for k, i := range idx {
 		w.seeds = append(w.seeds, recordSeed(w.headers[k]))
@@ -333,9 +340,9 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 		}
 		w.chk.apply(data, w.frags, 0, f, false)
 	}
-	var num chunkNum
-	num.set(count, false)
-	w.rec = slices.Grow(w.rec[:0], recordOverhead+f)[:recordOverhead+f]
+	w.num.set(count, last) // the last flag is in the tags' nonce
+	rl := recordOverhead + f
+	w.rec = slices.Grow(w.rec[:0], rl)[:rl]
 	for k, i := range w.idx {
 		var frag []byte
 		if w.slot[k] >= 0 {
@@ -343,7 +350,10 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 		} else {
 			frag = data[i]
 		}
-		putRecord(w.rec, n, last, frag, w.seeds[k], &num)
+		// Every record written is computed here, its tag with it: none
+		// is copied from a share given, whose tag may not have been
+		// checked.
+		putRecord(w.rec, n, last, frag, w.seeds[k], &w.num, w.tags, i)
 		if err := write(k, w.rec); err != nil {
 			return err
 		}
@@ -390,7 +400,7 @@ func (w *rowWriter) records(data [][]byte, n int, last bool, count uint64, write
 // the threshold ([ErrNotEnoughShares]). The new headers are of the next
 // generation: old and new shares are grouped apart and never combine.
 // What it cannot check: the records, which are not read; [RefreshSSMS]
-// reads them all.
+// reads them all and checks their tags.
 func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 	ins := make([]*shareIn, len(headers))
 	for i, s := range headers {
@@ -408,9 +418,11 @@ func RefreshSSMSHeaders(headers [][]byte) ([][]byte, error) {
 }
 
 // RefreshSSMS is [RefreshSSMSHeaders] for whole shares, read from shares,
-// that checks every share whole first: it reads each share's every record
-// and opens every chunk, as [CombineSSMS] does, and refuses the refresh if
-// any share is found bad. It returns the new headers, in the order of
+// that checks every share whole first: it reads each share's every record,
+// checks every record's tag (the refreshed shares keep the records, so a
+// record altered by someone without the key, even one whose fragment agrees
+// with the others, must not be kept) and opens every chunk, as
+// [CombineSSMS] does, and refuses the refresh if any share is found bad. It returns the new headers, in the order of
 // shares; the rest of each share is unchanged. Each chunk's plaintext is
 // computed in scratch memory and cleared.
 func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
@@ -419,6 +431,7 @@ func RefreshSSMS(shares []io.Reader) (headers [][]byte, err error) {
 		return nil, err
 	}
 	defer c.release()
+	c.checkEveryTag()
 	var plain []byte
 	defer func() { clear(plain[:cap(plain)]) }()
 	for !c.finished() {

@@ -140,7 +140,8 @@ func TestRecreateSSMSSeveral(t *testing.T) {
 	if err != nil {
 		t.Fatalf("recreate with a forged and a damaged share: %v", err)
 	}
-	if want := []BadShare{{Position: 2, Reason: Inconsistent}, {Position: 3, Reason: Damaged}}; !slices.Equal(bad, want) {
+	// The forged record's tag fails: Forged.
+	if want := []BadShare{{Position: 2, Reason: Forged}, {Position: 3, Reason: Damaged}}; !slices.Equal(bad, want) {
 		t.Fatalf("bad = %v, want %v", bad, want)
 	}
 	if !bytes.Equal(got[0], shares[7]) || !bytes.Equal(got[1], shares[4]) {
@@ -384,6 +385,28 @@ func TestRefreshSSMSRefusals(t *testing.T) {
 	if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
 		t.Errorf("RefreshSSMS with a forged key share and a spare: %v", err)
 	}
+	// A record whose tag alone an outsider changed (its fragment intact,
+	// its CRC recomputed): CombineSSMS needs no tag and recovers the
+	// secret without naming it; RefreshSSMS, which would keep that record
+	// in the refreshed share, checks every tag and refuses it, named.
+	for _, aead := range []byte{aesGCM, chaCha20Poly1305, aesGCMRandom} {
+		shares := mustSplitSSMS(t, testSecret(3*1024+5, 12), 4, 2, 1024, lcAEAD(aead), 13)
+		tagged := slices.Clone(shares[1])
+		spans := recordSpans(tagged)
+		forgeAt(tagged, spans[len(spans)-1].tag+3, 0x08) // the last record's tag
+		given := [][]byte{shares[0], tagged, shares[2], shares[3]}
+		if got, bad, err := CombineSSMS(given); err != nil || bad != nil || !bytes.Equal(got, testSecret(3*1024+5, 12)) {
+			t.Errorf("AEAD %d: CombineSSMS with a tag changed alone: %v, %v", aead, bad, err)
+		}
+		var rs []io.Reader
+		for _, s := range given {
+			rs = append(rs, bytes.NewReader(s))
+		}
+		var ce *CombineError
+		if got, err := RefreshSSMS(rs); got != nil || !errors.As(err, &ce) || !slices.Equal(ce.Bad, []BadShare{{Position: 1, Reason: Forged}}) {
+			t.Errorf("AEAD %d: RefreshSSMS with a record's tag changed: %v", aead, err)
+		}
+	}
 }
 
 // TestReshareSSMS reshares to other schemes, in memory and streaming.
@@ -424,8 +447,8 @@ func TestReshareSSMS(t *testing.T) {
 	// A chunk that fails midway: nothing whole is written. The last
 	// chunk of two shares of three forged beyond correction.
 	bad1, bad2 := slices.Clone(shares[0]), slices.Clone(shares[1])
-	forge(bad1, len(bad1)-10, 1)
-	forge(bad2, len(bad2)-10, 1)
+	forge(bad1, len(bad1)-4-tagSize-6, 1) // a fragment byte: the tag and the CRC end the record
+	forge(bad2, len(bad2)-4-tagSize-6, 1)
 	var w [3]bytes.Buffer
 	if _, err := ReshareSSMSTo([]io.Writer{&w[0], &w[1], &w[2]}, []io.Reader{bytes.NewReader(bad1), bytes.NewReader(bad2), bytes.NewReader(shares[2])}, 2); err == nil {
 		t.Fatal("ReshareSSMSTo of shares whose last chunk does not open succeeded")

@@ -32,7 +32,9 @@ import (
 // does not open cleanly), and always before a share is named or a
 // lifecycle function writes from the shares. Shares that all agree are
 // combined without one: they hold the genuine headers, but perhaps for
-// their signature, path or batch bytes, which decide nothing there. Holders who know the
+// their signature, path or batch bytes, which decide nothing there. The
+// records are told the same way once the key is known, by their tags
+// (ssms_decode.go). Holders who know the
 // key can sign headers with key shares off the dealer's polynomial: those
 // are outvoted only within the error-correction bound, and beyond it the
 // shares are refused, never chosen between.

@@ -16,9 +16,11 @@ import (
 // authenticated chunks to the consumers: CombineSSMS (ssms_combine.go), the
 // reader (ssms_stream.go) and the lifecycle functions (ssms_lifecycle.go).
 // Chunks held in memory are decoded on GOMAXPROCS goroutines (rest), with
-// the result of a sequential run. Signatures are checked here only when a
-// chunk's records disagree (then the chunk is decoded again without the
-// forged shares) and before a share is named (badShares).
+// the result of a sequential run. Record tags are checked by the decoder
+// where a chunk's records disagree (ssms_decode.go); signatures here only
+// when they still disagree once the records whose tags fail are set aside
+// (then the chunk is decoded again without the forged shares), and before
+// a share is named (badShares).
 
 // finished reports whether the last chunk was returned.
 func (c *combiner) finished() bool { return c.done }
@@ -97,6 +99,15 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 // of n plaintext bytes: its authenticated ciphertext, valid until the next
 // call of chunk. The lifecycle functions disperse it to new rows.
 func (c *combiner) sealedData(n int) [][]byte { return c.dec.dataFragments(n) }
+
+// recordTags returns the tagger of the split's records, for the lifecycle
+// functions that write new records.
+func (c *combiner) recordTags() *tagger { return c.dec.recordTags() }
+
+// checkEveryTag makes every chunk check the tag of every record, whether
+// or not the records agree: for RefreshSSMS, which keeps the records it
+// is given in the refreshed shares, so must not keep one that was altered.
+func (c *combiner) checkEveryTag() { c.dec.allTags = true }
 
 // ambiguous returns the error for a chunk whose shares form two consistent
 // sets: nothing is blamed but what reading found.

@@ -182,6 +182,15 @@ func (w *splitWriter) write(i int, b []byte) error {
 // indexes, the order [NewSplitWriter] writes them in: pipes from one split
 // writer may be given in any order.
 //
+// Its guarantees are [CombineSSMS]'s: against an outsider (or up to
+// threshold−1 holders), whose headers fail their signatures and whose
+// altered records, in place in a genuine share's file or in copies, fail
+// their tags under a key derived from the split's key, any threshold
+// genuine shares recover the secret beside any number of shares they
+// added, replaced or altered, those named [Forged]; against holders who
+// know the key, the error-correction bound of [CombineSSMS], and beyond it
+// a refusal naming [CombineError.Sets].
+//
 // As with [CombineSSMS], shares of more than one split are refused with
 // [ErrMixedSplits]; [NewCombineReaderSplit] reads the split it is told.
 func NewCombineReader(shares []io.Reader) (*CombineReader, error) {

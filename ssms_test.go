@@ -370,7 +370,8 @@ func forge(s []byte, k int, f byte) {
 		n, _, _ := recordLength(h, count, s[off:])
 		f := fragSize(n, h.threshold, h.overhead)
 		num.set(count, false)
-		binary.BigEndian.PutUint32(s[off+4+f:], recordCRC(recordSeed(s), &num, s[off:off+4+f]))
+		end := off + 4 + f + tagSize // the tag is left as it is
+		binary.BigEndian.PutUint32(s[end:], recordCRC(recordSeed(s), &num, s[off:end]))
 		off += recordOverhead + f
 	}
 }
@@ -591,36 +592,67 @@ func TestSSMSDuplicates(t *testing.T) {
 	damaged[len(damaged)-1] ^= 1
 	checkCombine(t, [][]byte{damaged, s2[1], s2[2]}, secret, secret, []int{0})
 	wantReasons(t, [][]byte{damaged, s2[1], s2[2]}, Damaged)
-	// A forged copy (checksums recomputed, the record altered) before the
-	// good one: with three indexes it is named, whatever its place; with
-	// two (threshold 2), the two values of index 1 are as good as each
-	// other, beyond the bound, and the shares are refused.
+	// A forged copy (checksums recomputed, the record altered, by an
+	// outsider: its tag fails) before or after the good one: named Forged,
+	// whatever its place, with three indexes or two.
 	forged := slices.Clone(s2[1])
 	forge(forged, hl(forged)+4, 0x20)
+	for _, given := range [][][]byte{{s2[2], forged, s2[0], s2[1]}, {s2[1], s2[0], s2[2], forged}, {forged, s2[1], s2[2]}, {s2[1], forged, s2[2]}} {
+		got, bad, err := CombineSSMS(given)
+		pos := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, forged) })
+		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: pos, Reason: Forged}}) {
+			t.Errorf("forged copy at %d: %d bytes, %v, %v", pos, len(got), bad, err)
+		}
+	}
+	// The same copy altered by holders of the key (its tag recomputed):
+	// with three indexes it is named Inconsistent, whatever its place;
+	// with two (threshold 2), the two values of index 1 are as good as
+	// each other, beyond the bound, and the shares are refused.
+	forged = slices.Clone(s2[1])
+	forgeAsHolder(t, forged, hl(forged)+4, 0x20, keyOfShares(t, s2[:2]))
 	for _, given := range [][][]byte{{s2[2], forged, s2[0], s2[1]}, {s2[1], s2[0], s2[2], forged}} {
 		got, bad, err := CombineSSMS(given)
 		pos := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, forged) })
 		if err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, []BadShare{{Position: pos, Reason: Inconsistent}}) {
-			t.Errorf("forged copy at %d: %d bytes, %v, %v", pos, len(got), bad, err)
+			t.Errorf("holders' copy at %d: %d bytes, %v, %v", pos, len(got), bad, err)
 		}
 	}
 	for _, given := range [][][]byte{{forged, s2[1], s2[2]}, {s2[1], forged, s2[2]}} {
 		got, _, err := CombineSSMS(given)
 		var ce *CombineError
 		if got != nil || !errors.As(err, &ce) || !errors.Is(err, ErrInconsistentShares) || len(ce.Sets) != 2 {
-			t.Errorf("forged copy beside the good one, threshold 2, two indexes: %d bytes, %v", len(got), err)
+			t.Errorf("holders' copy beside the good one, threshold 2, two indexes: %d bytes, %v", len(got), err)
 		}
 	}
 }
 
-// TestSSMSBeyondBound: one record altered among (3,2) is beyond the bound
-// (2·1 > 3 − 2): the two shares that agree cannot be told from holders of
-// the key who made them, so the shares are refused, both sets named.
+// forgeAsHolder is forge by holders of the key key: the record tags are
+// recomputed too (docs/FORMAT.md), so that only the decoding bound can
+// tell the change.
+func forgeAsHolder(t *testing.T, s []byte, k int, f byte, key []byte) {
+	t.Helper()
+	forge(s, k, f)
+	fmtRetag(s, key)
+	fixCRCsFromFormat(s)
+}
+
+// TestSSMSBeyondBound: one record altered by holders of the key (its tag
+// recomputed) among (3,2) is beyond the bound (2·1 > 3 − 2): the two
+// shares that agree cannot be told from holders of the key who made them,
+// so the shares are refused, both sets named. Altered by an outsider, its
+// tag fails: it is named Forged, and the two others recover the secret.
 func TestSSMSBeyondBound(t *testing.T) {
 	secret := testSecret(100, 41)
 	s := mustSplitSSMS(t, secret, 3, 2, 64, defaultAEAD(), 41)
 	altered := slices.Clone(s[2])
 	forge(altered, hl(altered)+6, 0x01)
+	for _, given := range [][][]byte{{s[0], s[1], altered}, {altered, s[0], s[1]}} {
+		p := slices.IndexFunc(given, func(b []byte) bool { return bytes.Equal(b, altered) })
+		checkCombine(t, given, secret, secret, []int{p})
+		wantReasons(t, given, Forged)
+	}
+	altered = slices.Clone(s[2])
+	forgeAsHolder(t, altered, hl(altered)+6, 0x01, keyOfShares(t, s[:2]))
 	for _, given := range [][][]byte{{s[0], s[1], altered}, {altered, s[0], s[1]}} {
 		got, _, err := CombineSSMS(given)
 		var ce *CombineError
@@ -758,8 +790,8 @@ func (w failWriter) Write([]byte) (int, error) { return 0, w.err }
 func TestSSMSShareSize(t *testing.T) {
 	// The bound of the issue for (5,3): ⌈len/3⌉ + 1% + 1 KiB.
 	// SplitSSMS's doc: a header of 184 + 16·⌈log2 parts⌉ bytes and at most
-	// 17 bytes per chunk (23 with AEAD 3) beyond 1/threshold of the secret.
-	for _, a := range []struct{ overhead, perChunk int }{{16, 17}, {aeadOverhead(aesGCMRandom), 23}} {
+	// 33 bytes per chunk (39 with AEAD 3) beyond 1/threshold of the secret.
+	for _, a := range []struct{ overhead, perChunk int }{{16, 33}, {aeadOverhead(aesGCMRandom), 39}} {
 		for _, n := range []int{0, 1, 1000, defaultChunkSize, 1 << 20, 10 << 20, 1<<30 + 1} {
 			size := shareSize(n, 5, 3, defaultChunkSize, a.overhead)
 			if bound := (n+2)/3 + (n+2)/3/100 + 1024; size > bound {
@@ -820,7 +852,9 @@ func TestSSMSReasons(t *testing.T) {
 	forged := slices.Clone(s[2])
 	forge(forged, forgeable(forged)[0], 0x5a) // the key share: the header's signature fails
 	altered := slices.Clone(s[2])
-	forge(altered, hl(altered)+4, 0x5a) // a fragment
+	forge(altered, hl(altered)+4, 0x5a) // a fragment, by an outsider: its tag fails
+	holders := slices.Clone(s[2])
+	forgeAsHolder(t, holders, hl(holders)+4, 0x5a, keyOfShares(t, s[:3])) // a fragment, its tag recomputed
 	for _, c := range []struct {
 		name   string
 		shares [][]byte
@@ -831,7 +865,8 @@ func TestSSMSReasons(t *testing.T) {
 		{"extended", [][]byte{s[0], append(slices.Clone(s[1]), 0), s[2], s[3]}, []Reason{Extended}},
 		{"not a share", [][]byte{s[0], []byte("hello, world"), s[2], s[3]}, []Reason{NotSSMS}},
 		{"forged", [][]byte{s[0], s[1], forged, s[3], s[4]}, []Reason{Forged}},
-		{"inconsistent", [][]byte{s[0], s[1], altered, s[3], s[4]}, []Reason{Inconsistent}},
+		{"altered", [][]byte{s[0], s[1], altered, s[3], s[4]}, []Reason{Forged}},
+		{"inconsistent", [][]byte{s[0], s[1], holders, s[3], s[4]}, []Reason{Inconsistent}},
 		{"two kinds", [][]byte{s[0], damaged, s[2], s[2], s[4]}, []Reason{Damaged, Duplicate}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -839,7 +874,7 @@ func TestSSMSReasons(t *testing.T) {
 			// Without enough good shares, the error's message names the
 			// bad ones. (An extended share still serves, and a forged one
 			// among exactly threshold cannot be named.)
-			if c.name == "extended" || c.name == "inconsistent" || c.name == "forged" {
+			if c.name == "extended" || c.name == "inconsistent" || c.name == "forged" || c.name == "altered" {
 				return
 			}
 			_, _, err := CombineSSMS(c.shares[:3])

@@ -94,6 +94,13 @@ func (w *walk) search(k kind, size, tries int) bool {
 	return w.subsets(k, size, tries)
 }
 
+// tryFirst is the first step of search alone: it tries the first member
+// of each of the first size coordinates.
+func (w *walk) tryFirst(k kind, size int) bool {
+	w.collect(k)
+	return len(w.first) >= size && k.try(w.first[:size])
+}
+
 // collect sets w.members to the members of k, w.first to the first member
 // of each x, and w.single to the members alone at their x among all values.
 func (w *walk) collect(k kind) {

@@ -1,13 +1,20 @@
 package main
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/hmac"
+	"crypto/sha256"
 	be "encoding/binary"
 	"hash/crc32"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/gf256/shamir"
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/crypto/chacha20poly1305"
 )
 
 // The offsets of an SSMS share (version 4, docs/FORMAT.md) that forge
@@ -101,16 +108,22 @@ func cmdSetgen(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), s, 0o600))
 }
 
-// cmdAlter alters the first record of a share as anyone can, holder of
-// the key or not: one byte of its fragment flipped and the record's CRC
-// recomputed (docs/FORMAT.md, Records), the header unchanged, so that its
-// signature still holds. Records are under CRCs, not signatures: the
-// altered share disagrees with the others only when they are combined.
+// cmdAlter alters the first record of a share: one byte of its fragment
+// flipped and the record's CRC recomputed (docs/FORMAT.md, Records), the
+// header unchanged, so that its signature still holds.
 //
-//	alter SHARE OUT
+//	alter SHARE OUT [HOLDER...]
+//
+// Without HOLDER shares it is an outsider's alteration: the record's tag,
+// under a key derived from the split's key, is left as it was, and fails.
+// With threshold HOLDER shares of the split it is the alteration of
+// holders who know the key: the key is recovered from their key shares
+// (the Shamir shares at the end of each header, at x = index+1), and the
+// record's tag computed again under the record key, so that only the
+// decoding bound tells the altered share from the others.
 func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: alter SHARE OUT")
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: alter SHARE OUT [HOLDER...]")
 	}
 	s, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
@@ -126,14 +139,71 @@ func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
 	rec := s[info.HeaderSize:]
 	n := int(be.BigEndian.Uint32(rec) &^ (1 << 31))
 	f := (n + overhead + t - 1) / t
-	if len(rec) < 4+f+4 {
+	if len(rec) < 4+f+16+4 {
 		ts.Fatalf("alter: %s is truncated", args[0])
 	}
 	rec[4] ^= 0x5a
+	if holders := args[2:]; len(holders) > 0 {
+		key := holdersKey(ts, holders)
+		copy(rec[4+f:4+f+16], recordTag(ts, key, s[7], s[29], 0, rec[0]&0x80 != 0, rec[:4+f]))
+	}
 	crc := crc32.Update(crc32.Checksum(s[:forgeGeneration], castagnoli), castagnoli, make([]byte, 8))
-	be.BigEndian.PutUint32(rec[4+f:], crc32.Update(crc, castagnoli, rec[:4+f]))
+	be.BigEndian.PutUint32(rec[4+f+16:], crc32.Update(crc, castagnoli, rec[:4+f+16]))
 	if _, err := shamir.InspectSSMS(s); err != nil {
 		ts.Fatalf("alter: the altered share does not pass its checks: %v", err)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), s, 0o600))
+}
+
+// holdersKey recovers the key of a split from the key shares of threshold
+// of its shares, the files holders, as they can together: each key share
+// is the 32 bytes before the header's CRC, a Shamir share at x = index+1,
+// in Vault's layout once x is appended.
+func holdersKey(ts *testscript.TestScript, holders []string) []byte {
+	var parts [][]byte
+	for _, h := range holders {
+		b, err := os.ReadFile(ts.MkAbs(h))
+		ts.Check(err)
+		info, err := shamir.InspectSSMS(b)
+		ts.Check(err)
+		ks := b[info.HeaderSize-36 : info.HeaderSize-4]
+		parts = append(parts, append(slices.Clone(ks), byte(info.Index+1)))
+	}
+	key, err := shamir.Combine(parts)
+	ts.Check(err)
+	return key
+}
+
+// recordTag is the tag of a record (docs/FORMAT.md, Records): under the
+// record key HKDF-SHA256(key, no salt, "GFSSMS record key"), over the
+// record nonce index ‖ chunk (10 bytes) ‖ last flag and body, the record's
+// length word and fragment: the split's AEAD sealing nothing with body as
+// associated data (AEADs 1 and 2), or HMAC-SHA256 of the nonce and body,
+// its first 16 bytes (AEAD 3).
+func recordTag(ts *testscript.TestScript, key []byte, aeadID, index byte, chunk uint64, last bool, body []byte) []byte {
+	rk, err := hkdf.Key(sha256.New, key, nil, "GFSSMS record key", 32)
+	ts.Check(err)
+	nonce := make([]byte, 12)
+	nonce[0] = index
+	be.BigEndian.PutUint64(nonce[3:11], chunk)
+	if last {
+		nonce[11] = 1
+	}
+	var aead cipher.AEAD
+	switch aeadID {
+	case 1:
+		b, err := aes.NewCipher(rk)
+		ts.Check(err)
+		aead, err = cipher.NewGCM(b)
+		ts.Check(err)
+	case 2:
+		aead, err = chacha20poly1305.New(rk)
+		ts.Check(err)
+	default:
+		m := hmac.New(sha256.New, rk)
+		m.Write(nonce)
+		m.Write(body)
+		return m.Sum(nil)[:16]
+	}
+	return aead.Seal(nil, nonce, nil, body)
 }

@@ -19,8 +19,9 @@ import (
 // since the coordinator could only call the answer "not this split's".
 // It cannot find a share altered on purpose with its checksums recomputed:
 // combine and verify do, with the other shares (a header's signature,
-// which the library checks when the shares disagree; records outvoted by
-// the others' within the bound).
+// which the library checks when the shares disagree; a record's tag,
+// under a key derived from the split's key, which it checks once it has
+// the key where the records disagree).
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -31,6 +32,7 @@ const (
 	ssmsChunkSize  = 9
 	ssmsGeneration = 30
 	lastChunk      = 1 << 31
+	recordTagSize  = 16 // after the fragment, before the CRC, which covers it
 )
 
 // errShareDamaged is a share that fails a check it can make on its own.
@@ -58,7 +60,7 @@ func checkShareAlone(r io.Reader, w io.Writer) error {
 		overhead = 28
 	}
 	seed := crc32.Checksum(h[:ssmsGeneration], castagnoli)
-	rec := make([]byte, 0, 8+(chunk+overhead+t-1)/t)
+	rec := make([]byte, 0, 8+recordTagSize+(chunk+overhead+t-1)/t)
 	var num [8]byte
 	for k := uint64(0); ; k++ {
 		rec = rec[:4]
@@ -70,7 +72,7 @@ func checkShareAlone(r io.Reader, w io.Writer) error {
 		if n > chunk || !last && n != chunk || n == 0 && k > 0 {
 			return fmt.Errorf("%w: the record of chunk %d has a length no share has", errShareDamaged, k)
 		}
-		f := (n + overhead + t - 1) / t
+		f := (n+overhead+t-1)/t + recordTagSize // the fragment and the tag
 		rec = rec[:4+f+4]
 		if _, err := io.ReadFull(br, rec[4:]); err != nil {
 			return fmt.Errorf("%w: cut short in the record of chunk %d", errShareDamaged, k)

@@ -74,8 +74,9 @@ func Make(share []byte, info Info) (*Copy, error) {
 // not a size the page sets): the code beside the details, the text in
 // 11-point type, 1.3 lines apart, so that a share of up to 288 bytes takes
 // one sheet of either (Letter, the shorter, decides): an SSMS share of a
-// 64-byte key in a batch of up to 16 shares, of a 32-byte key in a batch
-// of up to 32 (TestPrintedPage). A longer share runs onto more sheets, and the line
+// 64-byte key in a batch of up to 8 shares, of a 32-byte key in a batch
+// of up to 16 (TestPrintedPage; each record's 16-byte tag took the batches
+// of 16 and 32 over). A longer share runs onto more sheets, and the line
 // at the top, in the head of the table that holds the page, is repeated on
 // every sheet, so that each says which share of which split it is.
 var pageTemplate = template.Must(template.New("paper").Parse(`<!DOCTYPE html>

@@ -56,6 +56,10 @@ type combiner struct {
 	// header parsed was checked (verifyAll).
 	verified bool
 
+	// checkAll makes chunk check every signature before the first chunk
+	// (checkEverything).
+	checkAll bool
+
 	// checked holds the batch statements whose signatures were checked,
 	// and the outcome (holds).
 	checked map[stmtKey]bool

@@ -66,6 +66,10 @@ func (c *combiner) chunk(dst []byte) ([]byte, error) {
 	if err := checkApproved(c.h.aead); err != nil {
 		return dst, c.fail(err)
 	}
+	if c.checkAll && !c.verified {
+		c.verifyAll()
+		c.drop()
+	}
 	ci := c.read()
 	out, last, res := c.dec.open(ci, dst)
 	if !c.verified && (res != opened || ci.disagreed()) && c.verifyAll() {
@@ -108,6 +112,17 @@ func (c *combiner) recordTags() *tagger { return c.dec.recordTags() }
 // or not the records agree: for RefreshSSMS, which keeps the records it
 // is given in the refreshed shares, so must not keep one that was altered.
 func (c *combiner) checkEveryTag() { c.dec.allTags = true }
+
+// checkEverything makes c check every header's signature before the first
+// chunk and every record's tag in every chunk: for a verifier
+// ([CombineReader.CheckAll]), which must name a share whose signature or
+// tags alone were changed, though the secret does not need them.
+func (c *combiner) checkEverything() {
+	c.checkAll = true
+	if c.dec != nil {
+		c.checkEveryTag()
+	}
+}
 
 // ambiguous returns the error for a chunk whose shares form two consistent
 // sets: nothing is blamed but what reading found.

@@ -251,6 +251,21 @@ func (r *CombineReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// CheckAll makes r check what reading the secret does not need: every
+// header's signature and every record's tag, not only where the shares
+// disagree. A verifier calls it before the first Read, so that, once Read
+// has returned [io.EOF], [CombineReader.BadShares] also names [Forged] a
+// share whose signature or record tags alone were changed (its fragments
+// right), which reading the secret alone takes no notice of. It costs one
+// signature verification per batch of shares and the tags' hashing of
+// every record. It must not be called after the first Read.
+func (r *CombineReader) CheckAll() {
+	if r.c.count != 0 || r.out != nil || r.err != nil {
+		panic("shamir: CombineReader.CheckAll called after Read")
+	}
+	r.c.checkEverything()
+}
+
 // BadShares returns the shares found bad so far, by increasing position.
 // After Read has returned [io.EOF], they are all the bad shares among those
 // given: the others were checked against the secret.

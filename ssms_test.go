@@ -999,3 +999,62 @@ func TestInspectSSMS(t *testing.T) {
 func hl(s []byte) int          { return headerLenOf(s) }
 func crcOff(s []byte) int      { return hl(s) - 4 }
 func keyShareOff(s []byte) int { return hl(s) - 4 - keySize }
+
+// TestCombineReaderCheckAll: reading the secret takes no notice of a
+// share whose signature alone, or one record's tag alone, was changed
+// (every checksum recomputed): its fragments are right. With CheckAll, the
+// reader names each Forged, still recovers the secret, and names nothing
+// among genuine shares.
+func TestCombineReaderCheckAll(t *testing.T) {
+	for _, aead := range []byte{aesGCM, chaCha20Poly1305, aesGCMRandom} {
+		secret := testSecret(3*1024+5, 21)
+		shares := mustSplitSSMS(t, secret, 5, 3, 1024, lcAEAD(aead), 22)
+		signed := slices.Clone(shares[1])
+		signed[fmtSignature+7] ^= 0x10
+		fixCRCsFromFormat(signed)
+		tagged := slices.Clone(shares[3])
+		spans := recordSpans(tagged)
+		forgeAt(tagged, spans[1].tag+5, 0x40)
+		given := [][]byte{shares[0], signed, shares[2], tagged, shares[4]}
+
+		read := func(given [][]byte, all bool) ([]byte, []BadShare, error) {
+			rs := make([]io.Reader, len(given))
+			for i, s := range given {
+				rs[i] = bytes.NewReader(s)
+			}
+			r, err := NewCombineReader(rs)
+			if err != nil {
+				return nil, nil, err
+			}
+			if all {
+				r.CheckAll()
+			}
+			got, err := io.ReadAll(r)
+			return got, r.BadShares(), err
+		}
+		if got, bad, err := read(given, false); err != nil || !bytes.Equal(got, secret) || len(bad) != 0 {
+			t.Errorf("AEAD %d: without CheckAll: %v, %v", aead, bad, err)
+		}
+		want := []BadShare{{Position: 1, Reason: Forged}, {Position: 3, Reason: Forged}}
+		if got, bad, err := read(given, true); err != nil || !bytes.Equal(got, secret) || !slices.Equal(bad, want) {
+			t.Errorf("AEAD %d: with CheckAll: %v, %v; want %v", aead, bad, err, want)
+		}
+		if got, bad, err := read(shares, true); err != nil || !bytes.Equal(got, secret) || len(bad) != 0 {
+			t.Errorf("AEAD %d: genuine shares with CheckAll: %v, %v", aead, bad, err)
+		}
+	}
+	shares := mustSplitSSMS(t, []byte("a secret"), 2, 2, 1024, lcAEAD(aesGCM), 1)
+	r, err := NewCombineReader([]io.Reader{bytes.NewReader(shares[0]), bytes.NewReader(shares[1])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Read(make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("CheckAll after Read did not panic")
+		}
+	}()
+	r.CheckAll()
+}

@@ -144,8 +144,8 @@ func readHeldSSMS(s *ssmsShare) (heldShare, error) {
 }
 
 // readWholeSSMS reads the SSMS shares of set, a whole split, through the
-// library's reader, which checks every header, chunk and share against the
-// others (the secret it recovers is thrown away, as by verify), and derives
+// library's reader, which checks every header's signature, every record's
+// tag, every chunk and every share against the others (the secret it recovers is thrown away, as by verify), and derives
 // each share's key and SHA-256 from its bytes as they pass. With -split,
 // the shares of other splits and of newer generations are set aside.
 func readWholeSSMS(set *shareSet, quiet bool) ([]heldShare, error) {
@@ -160,6 +160,7 @@ func readWholeSSMS(set *shareSet, quiet bool) ([]heldShare, error) {
 	}
 	cr, err := set.combineReaderOf(rs)
 	if err == nil {
+		cr.CheckAll() // a manifest records no share whose signature or tags were changed
 		_, err = io.Copy(io.Discard, cr)
 	}
 	if err != nil {

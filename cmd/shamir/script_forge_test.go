@@ -112,9 +112,12 @@ func cmdSetgen(ts *testscript.TestScript, neg bool, args []string) {
 // flipped and the record's CRC recomputed (docs/FORMAT.md, Records), the
 // header unchanged, so that its signature still holds.
 //
-//	alter SHARE OUT [HOLDER...]
+//	alter [-tag | -sig] SHARE OUT [HOLDER...]
 //
-// Without HOLDER shares it is an outsider's alteration: the record's tag,
+// With -tag, one byte of the first record's tag is flipped instead, its
+// fragment left right; with -sig, one byte of the header's signature, and
+// the header's CRC recomputed: changes that reading the secret takes no
+// notice of, and that verify must name. Without HOLDER shares it is an outsider's alteration: the record's tag,
 // under a key derived from the split's key, is left as it was, and fails.
 // With threshold HOLDER shares of the split it is the alteration of
 // holders who know the key: the key is recovered from their key shares
@@ -122,8 +125,12 @@ func cmdSetgen(ts *testscript.TestScript, neg bool, args []string) {
 // record's tag computed again under the record key, so that only the
 // decoding bound tells the altered share from the others.
 func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 2 {
-		ts.Fatalf("usage: alter SHARE OUT [HOLDER...]")
+	what := "fragment"
+	if len(args) > 0 && (args[0] == "-tag" || args[0] == "-sig") {
+		what, args = args[0][1:], args[1:]
+	}
+	if neg || len(args) < 2 || (what != "fragment" && len(args) != 2) {
+		ts.Fatalf("usage: alter [-tag | -sig] SHARE OUT [HOLDER...]")
 	}
 	s, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
@@ -142,7 +149,16 @@ func cmdAlter(ts *testscript.TestScript, neg bool, args []string) {
 	if len(rec) < 4+f+16+4 {
 		ts.Fatalf("alter: %s is truncated", args[0])
 	}
-	rec[4] ^= 0x5a
+	switch what {
+	case "tag":
+		rec[4+f+5] ^= 0x5a
+	case "sig":
+		s[forgeSignature+9] ^= 0x5a
+		hcrc := forgeHeaderCRC(s)
+		be.BigEndian.PutUint32(s[hcrc:], crc32.Checksum(s[:hcrc], castagnoli))
+	default:
+		rec[4] ^= 0x5a
+	}
 	if holders := args[2:]; len(holders) > 0 {
 		key := holdersKey(ts, holders)
 		copy(rec[4+f:4+f+16], recordTag(ts, key, s[7], s[29], 0, rec[0]&0x80 != 0, rec[:4+f]))

@@ -158,8 +158,9 @@ func verdict(good int, bad []problem, quiet bool) error {
 }
 
 // verifySSMS checks SSMS shares by reading the secret out of them and
-// throwing it away: the reader checks the headers, authenticates every chunk
-// and checks every share's data against it.
+// throwing it away: the reader checks every header's signature and every
+// record's tag, authenticates every chunk and checks every share's data
+// against it.
 func verifySSMS(set *shareSet, quiet bool) error {
 	if len(set.ssms) == 0 {
 		reportBad(os.Stderr, set.notSSMS)
@@ -167,6 +168,10 @@ func verifySSMS(set *shareSet, quiet bool) error {
 	}
 	cr, err := set.combineReader()
 	if err == nil {
+		// A verifier names every share that was changed, including one
+		// whose signature or record tags alone were: the secret would not
+		// need them, so reading it alone would not.
+		cr.CheckAll()
 		p := startProgress("verifying", set.secretSize(), quiet)
 		_, err = io.Copy(io.Discard, p.reader(cr))
 		p.stop()

@@ -268,12 +268,14 @@ func forChunks(n int, setup func() (work func(i, lo, hi int), done func())) {
 // them, rather than start one fewer and work as one: the scheduler puts the
 // goroutine started last in its P's runnext slot, which an idle P steals
 // from a running one only as a last resort, after a 3 µs sleep that Linux's
-// default timer slack (50 µs) makes 60–100 µs long. A caller that went on
+// default timer slack (50 µs) makes 70–110 µs long. A caller that went on
 // working left its one helper there, and the second CPU took no chunk of a
 // 1 MiB product at all (Combine with 3 to 16 shares, 40–180 µs; measured
-// on a 2-CPU AMD EPYC). The goroutines started before the last one are in
-// the P's ordinary run queue, which an idle P takes from at once; the last
-// one runs on the caller's P as soon as the caller waits.
+// per chunk with getcpu on a 2-CPU AMD EPYC virtual machine). The
+// goroutines started before the last one are in the P's ordinary run
+// queue, which an idle P takes from as soon as its thread is awake (10–15
+// µs there); the last one runs on the caller's P as soon as the caller
+// waits.
 func forChunksOf(n, size int, setup func() (work func(i, lo, hi int), done func())) {
 	chunks := (n + size - 1) / size
 	workers := min(runtime.GOMAXPROCS(0), chunks)

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"golang.org/x/crypto/chacha20poly1305"
 )
 
 // allocsPerRun is testing.AllocsPerRun without its GOMAXPROCS(1): the
@@ -227,11 +229,23 @@ func TestAllocsRecordTags(t *testing.T) {
 		tag := make([]byte, tagSize)
 		var num chunkNum
 		num.set(7, true)
-		if a := testing.AllocsPerRun(50, func() { g.put(tag, body, 3, &num) }); a != 0 {
-			t.Errorf("AEAD %d: a tag allocates %v times", id, a)
+		// x/crypto's ChaCha20-Poly1305 in Go (purego builds, arm64)
+		// allocates its cipher state in each Seal and Open; its amd64
+		// assembly does not. The tagger may allocate what it does, no more.
+		want := 0.0
+		if id == chaCha20Poly1305 {
+			aead, err := chacha20poly1305.New(key[:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			nonce := make([]byte, chacha20poly1305.NonceSize)
+			want = testing.AllocsPerRun(50, func() { aead.Seal(tag[:0], nonce, nil, body) })
 		}
-		if a := testing.AllocsPerRun(50, func() { g.holds(tag, body, 3, &num) }); a != 0 {
-			t.Errorf("AEAD %d: checking a tag allocates %v times", id, a)
+		if a := testing.AllocsPerRun(50, func() { g.put(tag, body, 3, &num) }); a != want {
+			t.Errorf("AEAD %d: a tag allocates %v times, want %v", id, a, want)
+		}
+		if a := testing.AllocsPerRun(50, func() { g.holds(tag, body, 3, &num) }); a != want {
+			t.Errorf("AEAD %d: checking a tag allocates %v times, want %v", id, a, want)
 		}
 		if !g.holds(tag, body, 3, &num) || g.holds(tag, body, 4, &num) {
 			t.Errorf("AEAD %d: the tag does not hold for its record, or holds at another index", id)

@@ -77,6 +77,13 @@ func CombineRobust(parts [][]byte, threshold int) (secret []byte, bad []BadShare
 		return nil, nil, err
 	}
 	// xs and ys are threshold parts on the polynomial the decoder found.
+	// A part at x = 0 (Split never makes one; anyone can write one) holds
+	// the polynomial's value at 0 itself, and interpolating at one of the
+	// known x is not defined: the Lagrange weights assume the target is
+	// none of them. The x coordinates are public: branching on them is.
+	if i := slices.Index(xs, 0); i >= 0 {
+		return slices.Clone(ys[i]), bad, nil
+	}
 	secret = make([]byte, len(ys[0]))
 	interpolate([][]byte{secret}, []byte{0}, xs, ys)
 	return secret, bad, nil
